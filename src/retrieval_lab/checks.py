@@ -1,0 +1,162 @@
+"""Self-checks for the exercises: they answer back, and they never crash.
+
+An exercise is a stub the learner fills in, followed by a check cell. The check says one of:
+
+- ``… not attempted yet`` while the stub still raises ``NotImplementedError`` (or is ``...``);
+- ``✗ …`` with a hint when the answer runs but is wrong, naming the input it was tried on;
+- ``✗ … raised …`` when the learner's code raises: the exception is reported, not re-raised;
+- ``✓ …`` when the answer agrees with the oracle on every case.
+
+The expected answers are never typed in: each check computes them from an *oracle* - usually the
+real langchain-core class - on the same inputs, so a check cannot drift from the library.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+Status = Literal["not attempted", "wrong", "error", "ok"]
+
+_ICONS: dict[str, str] = {"not attempted": "…", "wrong": "✗", "error": "✗", "ok": "✓"}
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """What a check found. Shown as one or two lines of plain text in the notebook."""
+
+    exercise: str
+    status: Status
+    message: str
+
+    @property
+    def passed(self) -> bool:
+        return self.status == "ok"
+
+    def __str__(self) -> str:
+        return f"{_ICONS[self.status]} {self.exercise}: {self.message}"
+
+    __repr__ = __str__
+
+
+def _not_attempted(exercise: str) -> CheckResult:
+    return CheckResult(
+        exercise, "not attempted", "not attempted yet - replace the `raise NotImplementedError` line and run both cells."
+    )
+
+
+def _describe(value: Any, width: int = 120) -> str:
+    text = repr(value)
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def _call_args(case: Any) -> tuple[tuple[Any, ...], dict[str, Any]]:
+    """A case is a tuple of positional arguments, or a dict of keyword arguments."""
+    if isinstance(case, dict):
+        return (), case
+    if isinstance(case, tuple):
+        return case, {}
+    return (case,), {}
+
+
+def _show_case(case: Any) -> str:
+    args, kwargs = _call_args(case)
+    parts = [_describe(a, 60) for a in args] + [f"{k}={_describe(v, 60)}" for k, v in kwargs.items()]
+    return ", ".join(parts)
+
+
+def check_function(
+    exercise: str,
+    attempt: Any,
+    *,
+    oracle: Callable[..., Any],
+    cases: Sequence[Any],
+    hint: str,
+    same: Callable[[Any, Any], bool] | None = None,
+) -> CheckResult:
+    """Call ``attempt`` and ``oracle`` on every case and compare what they return.
+
+    ``same(mine, expected)`` decides equality (default ``==``). If the oracle raises on a case,
+    the attempt must raise an exception of the same type there too.
+    """
+    if attempt is None or attempt is Ellipsis:
+        return _not_attempted(exercise)
+    if not callable(attempt):
+        return CheckResult(
+            exercise, "wrong", f"expected a function, got {type(attempt).__name__}. Hint: {hint}"
+        )
+    equal = same or (lambda a, b: a == b)
+    for case in cases:
+        args, kwargs = _call_args(case)
+        expected_error: BaseException | None = None
+        try:
+            expected = oracle(*args, **kwargs)
+        except Exception as exc:
+            expected_error = exc
+        try:
+            got = attempt(*args, **kwargs)
+        except NotImplementedError:
+            return _not_attempted(exercise)
+        except Exception as exc:
+            if expected_error is not None and isinstance(exc, type(expected_error)):
+                continue
+            return CheckResult(
+                exercise,
+                "error",
+                f"your code raised {type(exc).__name__}: {exc} - on input ({_show_case(case)}). "
+                f"Hint: {hint}",
+            )
+        if expected_error is not None:
+            return CheckResult(
+                exercise,
+                "wrong",
+                f"on input ({_show_case(case)}) the real one raises "
+                f"{type(expected_error).__name__}, but yours returned {_describe(got)}. Hint: {hint}",
+            )
+        try:
+            agrees = bool(equal(got, expected))
+        except Exception as exc:
+            agrees = False
+            hint = f"{hint} (comparing your answer raised {type(exc).__name__}: {exc})"
+        if not agrees:
+            return CheckResult(
+                exercise,
+                "wrong",
+                f"on input ({_show_case(case)}) expected {_describe(expected)}, "
+                f"got {_describe(got)}. Hint: {hint}",
+            )
+    return CheckResult(exercise, "ok", f"correct on all {len(cases)} cases.")
+
+
+def check_value(
+    exercise: str,
+    attempt: Any,
+    *,
+    problems: Callable[[Any], str | None],
+    hint: str,
+) -> CheckResult:
+    """Check a value the learner built. ``problems(value)`` returns what is wrong, or None.
+
+    ``attempt`` may be a zero-argument function (so a stub can raise NotImplementedError) or the
+    value itself (``...`` meaning not attempted).
+    """
+    if attempt is None or attempt is Ellipsis:
+        return _not_attempted(exercise)
+    value = attempt
+    if callable(attempt) and not isinstance(attempt, type):
+        try:
+            value = attempt()
+        except NotImplementedError:
+            return _not_attempted(exercise)
+        except Exception as exc:
+            return CheckResult(
+                exercise, "error", f"your code raised {type(exc).__name__}: {exc}. Hint: {hint}"
+            )
+    try:
+        problem = problems(value)
+    except Exception as exc:
+        problem = f"could not inspect {_describe(value)} ({type(exc).__name__}: {exc})"
+    if problem:
+        return CheckResult(exercise, "wrong", f"{problem}. Hint: {hint}")
+    return CheckResult(exercise, "ok", "correct.")

@@ -1,0 +1,53 @@
+"""The small document sets the notebooks share.
+
+Each function returns *new* Document objects on every call: the real InMemoryVectorStore keeps a
+reference to each document's metadata dict, so handing two stores the same objects would let one
+notebook cell change what another store holds.
+"""
+
+from __future__ import annotations
+
+from langchain_core.documents import Document
+
+#: (id, text, metadata) rows: four words of the default BagOfWords vocabulary, in varied mixes, so
+#: that every query has a visible best match, a near miss and an unrelated document.
+PETS_AND_CODE: tuple[tuple[str, str, dict[str, str]], ...] = (
+    ("d1", "cat cat", {"topic": "pets", "source": "notes.txt"}),
+    ("d2", "cat dog", {"topic": "pets", "source": "notes.txt"}),
+    ("d3", "python kernel", {"topic": "code", "source": "jupyter.md"}),
+    ("d4", "dog dog dog", {"topic": "pets", "source": "walks.txt"}),
+    ("d5", "the python kernel restarted", {"topic": "code", "source": "jupyter.md"}),
+    ("d6", "a cat watched the python", {"topic": "zoo", "source": "zoo.txt"}),
+)
+
+#: Documents on a two-word vocabulary (cat, dog): a vector is an arrow in the plane, so a picture
+#: can show every vector exactly, with no projection. Three near-duplicates of "cat" compete with
+#: two documents that mix in "dog" - the case MMR exists for.
+CAT_DOG_PLANE: tuple[tuple[str, str], ...] = (
+    ("c1", "cat cat cat dog"),
+    ("c2", "cat cat cat dog"),
+    ("c3", "cat cat dog"),
+    ("c4", "cat dog"),
+    ("c5", "dog dog dog cat"),
+    ("c6", "dog"),
+)
+
+#: A short text with paragraphs, lines and long sentences: enough structure for every separator
+#: a text splitter tries.
+ARTICLE = (
+    "Cats sleep for most of the day. A house cat may sleep sixteen hours, waking to eat and to "
+    "watch the window.\n\n"
+    "Dogs keep a different rhythm.\nThey wake early, walk twice and nap in between.\n\n"
+    "A Jupyter kernel runs your Python code. When the kernel restarts, every variable is gone, "
+    "so a notebook that runs top to bottom is one you can trust."
+)
+
+
+def pets_and_code() -> list[Document]:
+    """The six-document corpus most notebooks search (fresh objects each call)."""
+    return [Document(page_content=t, metadata=dict(m), id=i) for i, t, m in PETS_AND_CODE]
+
+
+def cat_dog_plane() -> list[Document]:
+    """Documents whose BagOfWords vectors on the vocabulary (cat, dog) are arrows in the plane."""
+    return [Document(page_content=t, id=i) for i, t in CAT_DOG_PLANE]

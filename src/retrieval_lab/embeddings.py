@@ -1,0 +1,85 @@
+"""BagOfWords: the course's embedding model, small enough to compute by hand.
+
+A real embedding model needs weights, a download or an API key. The course needs none of those:
+it counts words of a small vocabulary, so every similarity score is a number a learner can check
+on paper, and every run prints the same thing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+from langchain_core.embeddings import Embeddings
+
+DEFAULT_VOCABULARY: tuple[str, ...] = ("cat", "dog", "kernel", "python")
+
+_WORD = re.compile(r"[a-z]+")
+
+
+def words_of(text: str) -> list[str]:
+    """Split ``text`` into whole lowercase words (runs of the letters a to z).
+
+    "Cats" becomes "cats", which is *not* "cat": counting whole words keeps the arithmetic
+    visible, at the price of knowing nothing about plurals or synonyms.
+    """
+    if not isinstance(text, str):
+        raise TypeError(
+            f"BagOfWords embeds text, but got {type(text).__name__} {text!r}; "
+            "pass a str (for a Document, pass doc.page_content)."
+        )
+    return _WORD.findall(text.lower())
+
+
+def _checked_vocabulary(vocabulary: Iterable[str]) -> tuple[str, ...]:
+    """Validate a vocabulary once, at construction, so a mistake is reported where it was made."""
+    if isinstance(vocabulary, str):
+        raise TypeError(
+            f"vocabulary must be a list of words, not the single string {vocabulary!r}; "
+            f"write vocabulary=[{vocabulary!r}] for a one-word vocabulary."
+        )
+    words = tuple(vocabulary)
+    if not words:
+        raise ValueError("vocabulary is empty: give at least one word, e.g. ['cat', 'dog'].")
+    for word in words:
+        if not isinstance(word, str) or not _WORD.fullmatch(word):
+            raise ValueError(
+                f"vocabulary word {word!r} is not a lowercase word of the letters a to z; "
+                "BagOfWords only ever sees such words, so it could never count this one."
+            )
+    duplicates = sorted({w for w in words if words.count(w) > 1})
+    if duplicates:
+        raise ValueError(f"vocabulary repeats {duplicates}: each word must appear once.")
+    return words
+
+
+class BagOfWords(Embeddings):
+    """Embed a text as the counts of each vocabulary word in it.
+
+    ``BagOfWords().embed_query("Cat cat dog")`` is ``[2.0, 1.0, 0.0, 0.0]`` on the default
+    vocabulary (cat, dog, kernel, python). Words are lowercased and matched whole.
+
+    A text that contains **none** of the vocabulary words embeds to the **zero vector**. Its cosine
+    similarity with anything is 0/0, undefined: the real ``InMemoryVectorStore`` raises
+    ``ValueError: NaN values found…`` for such a query (notebooks 00 and 06 show it by running).
+    """
+
+    def __init__(self, vocabulary: Sequence[str] = DEFAULT_VOCABULARY) -> None:
+        self.vocabulary: tuple[str, ...] = _checked_vocabulary(vocabulary)
+
+    def __repr__(self) -> str:
+        return f"BagOfWords(vocabulary={list(self.vocabulary)!r})"
+
+    def embed_query(self, text: str) -> list[float]:
+        """One vector: how often each vocabulary word occurs in ``text``."""
+        words = words_of(text)
+        return [float(words.count(word)) for word in self.vocabulary]
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        """One vector per text, in order; a lone string is refused rather than read letter by letter."""
+        if isinstance(texts, str):
+            raise TypeError(
+                "embed_documents takes a list of texts, but got a single str; "
+                "use embed_query(text) for one text, or embed_documents([text])."
+            )
+        return [self.embed_query(text) for text in texts]

@@ -1,0 +1,132 @@
+"""Notebook guards: what nbval cannot see for itself.
+
+nbval silently skips a cell stored without an execution count, so an unexecuted notebook would
+"pass". These tests fail instead. They also run every exercise's worked solution (the ```python
+block in the ``<details>`` cell after its check) through the check, and expect ✓.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+from retrieval_lab.checks import CheckResult
+from retrieval_lab.nbtools import _read, course_notebooks, export_problems, guard_problems, tags
+
+NOTEBOOKS = course_notebooks()
+IDS = [nb.stem for nb in NOTEBOOKS]
+_SOLUTION = re.compile(r"<details>.*?```python\n(.*?)```.*?</details>", re.S)
+
+
+def test_there_are_notebooks():
+    assert NOTEBOOKS, "no notebooks/NN_name.ipynb found"
+
+
+@pytest.mark.parametrize("notebook", NOTEBOOKS, ids=IDS)
+def test_stored_fully_executed(notebook: Path):
+    assert guard_problems(notebook) == []
+
+
+def test_scratch_matches_the_notebooks():
+    assert export_problems() == []
+
+
+def exercises(notebook: Path) -> list[tuple[int, int, str]]:
+    """(exercise cell index, check cell index, solution source) for each exercise of a notebook."""
+    cells = _read(notebook).cells
+    found = []
+    for i, cell in enumerate(cells):
+        if "exercise" not in tags(cell):
+            continue
+        check = next((j for j in range(i + 1, len(cells)) if "check" in tags(cells[j])), None)
+        assert check is not None, f"{notebook.name}: exercise cell {i} has no check cell after it"
+        solution_cell = next(
+            (j for j in range(check + 1, len(cells)) if "solution" in tags(cells[j])), None
+        )
+        assert solution_cell is not None, f"{notebook.name}: exercise cell {i} has no solution cell"
+        match = _SOLUTION.search(cells[solution_cell].source)
+        assert match, f"{notebook.name}: cell {solution_cell} has no <details> ```python block"
+        found.append((i, check, match.group(1)))
+    return found
+
+
+@pytest.mark.parametrize("notebook", NOTEBOOKS, ids=IDS)
+def test_each_notebook_has_its_parts(notebook: Path):
+    """DESIGN.md's template: objectives, time, exercises with checks, key points."""
+    nb = _read(notebook)
+    text = "\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
+    for part in ("Objectives", "Time", "Key points"):
+        assert part in text, f"{notebook.name} has no '{part}'"
+    minutes = nb.metadata.get("retrieval_lab", {})
+    assert {"teach_minutes", "exercise_minutes"} <= minutes.keys(), (
+        f"{notebook.name}: metadata.retrieval_lab needs teach_minutes and exercise_minutes"
+    )
+    header = nb.cells[0].source
+    assert f"teach {minutes['teach_minutes']} min" in header
+    assert f"exercises {minutes['exercise_minutes']} min" in header
+    if notebook.name != "00_the_pipeline.ipynb":
+        assert 2 <= len(exercises(notebook)) <= 4, f"{notebook.name}: DESIGN asks for 2-4 exercises"
+
+
+@pytest.mark.parametrize("notebook", NOTEBOOKS, ids=IDS)
+def test_stub_checks_say_not_attempted(notebook: Path):
+    """As shipped, each check answers the untouched stub with 'not attempted yet'."""
+    cells = _read(notebook).cells
+    for _, check, _ in exercises(notebook):
+        shown = "".join(
+            o.get("text", "") or o.get("data", {}).get("text/plain", "")
+            for o in cells[check].get("outputs", [])
+        )
+        assert "not attempted yet" in shown, f"{notebook.name}: check cell {check} shows {shown!r}"
+
+
+@pytest.fixture(scope="module")
+def shell():
+    from IPython.core.interactiveshell import InteractiveShell
+
+    return InteractiveShell.instance()
+
+
+@pytest.mark.parametrize("notebook", NOTEBOOKS, ids=IDS)
+def test_solutions_pass_their_checks(notebook: Path, shell, monkeypatch):
+    """Run the notebook in-process with every stub replaced by its solution; every check says ✓."""
+    found = exercises(notebook)
+    if not found:
+        pytest.skip(f"{notebook.name} has no exercises")
+    solutions = {i: src for i, _, src in found}
+    checks = {c for _, c, _ in found}
+    monkeypatch.chdir(notebook.parent)
+    shell.reset(new_session=False)
+    results: list[CheckResult] = []
+    try:
+        for i, cell in enumerate(_read(notebook).cells):
+            if cell.cell_type != "code" or "widget" in tags(cell):
+                continue
+            source = solutions.get(i, cell.source)
+            with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+                outcome = shell.run_cell(source, store_history=False, silent=False)
+            if "raises-exception" in tags(cell):
+                continue
+            assert outcome.error_before_exec is None and outcome.error_in_exec is None, (
+                f"{notebook.name}: cell {i} raised {outcome.error_in_exec or outcome.error_before_exec!r}"
+            )
+            if i in checks:
+                result = outcome.result
+                assert isinstance(result, CheckResult), f"{notebook.name}: check cell {i} shows no result"
+                results.append(result)
+    finally:
+        import matplotlib.pyplot as plt
+
+        plt.close("all")
+    failing = [str(r) for r in results if not r.passed]
+    assert not failing, failing
+    assert len(results) == len(found)
+
+
+def test_solution_runs_use_a_headless_backend():
+    assert os.environ.get("MPLBACKEND") == "Agg"
