@@ -2,8 +2,19 @@
 
 ``retrieval_lab.scratch`` holds the from-scratch classes the notebooks build; the modules beside
 it (embeddings, corpus, compare, plots, checks, widgets) are the shared tools of every notebook.
+Nothing is imported eagerly here, so ``import retrieval_lab.scratch`` stays free of langchain.
 """
 
-from retrieval_lab.embeddings import BagOfWords
+from __future__ import annotations
+
+from typing import Any
 
 __all__ = ["BagOfWords"]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "BagOfWords":
+        from retrieval_lab.embeddings import BagOfWords
+
+        return BagOfWords
+    raise AttributeError(f"module 'retrieval_lab' has no attribute {name!r}")

@@ -17,6 +17,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from retrieval_lab.compare import error_family
+
 Status = Literal["not attempted", "wrong", "error", "ok"]
 
 _ICONS: dict[str, str] = {"not attempted": "…", "wrong": "✗", "error": "✗", "ok": "✓"}
@@ -42,7 +44,8 @@ class CheckResult:
 
 def _not_attempted(exercise: str) -> CheckResult:
     return CheckResult(
-        exercise, "not attempted", "not attempted yet - replace the `raise NotImplementedError` line and run both cells."
+        exercise, "not attempted",
+        "not attempted yet - replace the `raise NotImplementedError` line and run both cells.",
     )
 
 
@@ -99,8 +102,10 @@ def check_function(
         except NotImplementedError:
             return _not_attempted(exercise)
         except Exception as exc:
-            if expected_error is not None and isinstance(exc, type(expected_error)):
-                continue
+            if expected_error is not None and error_family(type(exc).__name__) == error_family(
+                type(expected_error).__name__
+            ):
+                continue  # refusing bad input is right; the message may differ from the real one
             return CheckResult(
                 exercise,
                 "error",
@@ -157,6 +162,34 @@ def check_value(
         problem = problems(value)
     except Exception as exc:
         problem = f"could not inspect {_describe(value)} ({type(exc).__name__}: {exc})"
+    if problem:
+        return CheckResult(exercise, "wrong", f"{problem}. Hint: {hint}")
+    return CheckResult(exercise, "ok", "correct.")
+
+
+def check_behaviour(
+    exercise: str,
+    attempt: Any,
+    *,
+    problems: Callable[[Callable[..., Any]], str | None],
+    hint: str,
+) -> CheckResult:
+    """Check a function by what it does: ``problems(attempt)`` uses it and says what is wrong.
+
+    For exercises whose answer is a behaviour (e.g. "the copy must not share nested dicts")
+    rather than a value an oracle can produce. A NotImplementedError from the stub means
+    "not attempted"; any other exception from the learner's code is reported, not raised.
+    """
+    if attempt is None or attempt is Ellipsis:
+        return _not_attempted(exercise)
+    if not callable(attempt):
+        return CheckResult(exercise, "wrong", f"expected a function, got {type(attempt).__name__}. Hint: {hint}")
+    try:
+        problem = problems(attempt)
+    except NotImplementedError:
+        return _not_attempted(exercise)
+    except Exception as exc:  # reported kindly
+        return CheckResult(exercise, "error", f"your code raised {type(exc).__name__}: {exc}. Hint: {hint}")
     if problem:
         return CheckResult(exercise, "wrong", f"{problem}. Hint: {hint}")
     return CheckResult(exercise, "ok", "correct.")

@@ -52,11 +52,12 @@ def same_outcome(mine: Outcome, real: Outcome, same: Callable[[Any, Any], bool] 
     if (mine.error is None) != (real.error is None):
         return False
     if mine.error is not None and real.error is not None:
-        return _error_family(mine.error[0]) == _error_family(real.error[0])
+        return error_family(mine.error[0]) == error_family(real.error[0])
     return (same or _equal)(mine.value, real.value)
 
 
-def _error_family(name: str) -> str:
+def error_family(name: str) -> str:
+    """Group exception names that mean 'bad input': ValueError, TypeError and pydantic's ValidationError."""
     return "ValueError" if name in {"ValueError", "ValidationError", "TypeError"} else name
 
 

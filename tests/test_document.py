@@ -1,0 +1,86 @@
+"""The scratch Document against the real one, on random input (hypothesis)."""
+
+from __future__ import annotations
+
+import math
+
+from hypothesis import given
+from hypothesis import strategies as st
+from langchain_core.documents import Document as RealDocument
+
+from retrieval_lab.compare import outcome, same_outcome
+from retrieval_lab.scratch import Document
+
+# Text with what breaks naive printing: unicode, both quote kinds, backslashes and newlines.
+texts = st.text(alphabet=st.characters(codec="utf-8") | st.sampled_from(["'", '"', "\\", "\n", "é", "💡"]))
+json_leaves = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8)
+metadata = st.dictionaries(
+    st.text(max_size=8),
+    st.recursive(
+        json_leaves,
+        lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3),
+        max_leaves=6,
+    ),
+    max_size=4,
+)
+ids = st.none() | st.text(max_size=10) | st.integers() | st.floats(allow_nan=True, allow_infinity=True)
+not_text = (
+    st.integers() | st.floats() | st.none() | st.lists(st.text(), max_size=2)
+    | st.dictionaries(st.text(), st.text(), max_size=2)
+)
+not_a_dict = st.integers() | st.text() | st.none() | st.lists(st.integers(), max_size=2)
+
+
+def fields(doc) -> tuple:
+    return doc.page_content, doc.metadata, doc.id, doc.type, str(doc), repr(doc)
+
+
+@given(texts, metadata, ids)
+def test_same_fields_str_and_repr(text, meta, id_):
+    mine, real = Document(text, metadata=meta, id=id_), RealDocument(text, metadata=meta, id=id_)
+    if isinstance(id_, float) and math.isnan(id_):
+        assert mine.id == real.id == "nan"
+    assert fields(mine) == fields(real)
+
+
+@given(texts)
+def test_page_content_by_position_or_keyword(text):
+    assert fields(Document(text)) == fields(RealDocument(text)) == fields(Document(page_content=text))
+
+
+@given(not_text)
+def test_both_refuse_non_string_content(value):
+    mine, real = outcome(lambda: Document(value)), outcome(lambda: RealDocument(value))
+    assert mine.error is not None and real.error is not None
+    assert same_outcome(mine, real)
+
+
+@given(not_a_dict)
+def test_both_refuse_non_dict_metadata(value):
+    mine = outcome(lambda: Document("x", metadata=value))
+    real = outcome(lambda: RealDocument("x", metadata=value))
+    assert mine.error is not None and real.error is not None
+
+
+@given(metadata)
+def test_metadata_is_copied_one_level_deep_like_the_real_one(meta):
+    nested = {"inner": {"k": 1}, **meta}
+    mine, real = Document("x", metadata=nested), RealDocument("x", metadata=nested)
+    assert (mine.metadata is nested) == (real.metadata is nested) is False
+    assert (mine.metadata["inner"] is nested["inner"]) == (real.metadata["inner"] is nested["inner"]) is True
+
+
+def test_errors_say_what_to_do():
+    for call, words in [
+        (lambda: Document(3), "Convert it first"),
+        (lambda: Document("x", metadata=None), "metadata={'source'"),
+        (lambda: Document("x", id=True), "id must be a str"),
+        (lambda: Document("x", type="Other"), "leave it out"),
+    ]:
+        result = outcome(call)
+        assert result.error is not None and words in result.error[1]
+
+
+def test_unknown_keyword_refused_by_mine_dropped_by_the_real_one():
+    assert outcome(lambda: Document("x", metdata={})).error[0] == "TypeError"
+    assert RealDocument("x", metdata={"a": 1}).metadata == {}
