@@ -5,7 +5,12 @@ from __future__ import annotations
 import os
 from collections import Counter
 
+import matplotlib
 from hypothesis import HealthCheck, settings
+
+# Helper tests draw figures without a screen. Not through MPLBACKEND: nbval's kernels inherit the
+# environment, and a kernel on Agg would store no figures.
+matplotlib.use("Agg")
 
 # No deadline: a shared 2-core machine makes per-example timing meaningless. CI explores as many
 # examples as a developer does, so a green run means the same everywhere.
@@ -13,7 +18,6 @@ settings.register_profile(
     "course", deadline=None, max_examples=60, suppress_health_check=[HealthCheck.too_slow]
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "course"))
-os.environ.setdefault("MPLBACKEND", "Agg")  # helper tests draw figures without a screen
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config):
