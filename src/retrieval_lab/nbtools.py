@@ -195,8 +195,16 @@ def guard_problems(notebook: Path) -> list[str]:
 
 # --------------------------------------------------------------------------- execute
 
+_SITE_PACKAGES = re.compile(r"/[^\s\x1b\"']*?/site-packages/")
+
+
+def _portable(line: str) -> str:
+    """A traceback line without this machine's paths, so a re-run elsewhere gives the same file."""
+    return _SITE_PACKAGES.sub("site-packages/", line).replace(f"{ROOT}/", "")
+
+
 def normalise(nb) -> None:
-    """Strip what changes from run to run but teaches nothing: timings, widget state, versions."""
+    """Strip what changes from run to run but teaches nothing: timings, widget state, paths."""
     nb.metadata.pop("widgets", None)
     nb.metadata["kernelspec"] = {"name": KERNEL_NAME, "display_name": KERNEL_DISPLAY, "language": "python"}
     nb.metadata["language_info"] = {"name": "python", "file_extension": ".py"}
@@ -205,6 +213,8 @@ def normalise(nb) -> None:
         if cell.cell_type == "code":
             for out in cell.get("outputs", []):
                 out.get("metadata", {}).pop("execution", None)
+                if out.get("output_type") == "error":
+                    out["traceback"] = [_portable(line) for line in out["traceback"]]
 
 
 def execute(notebook: Path, timeout: int = 600) -> None:
