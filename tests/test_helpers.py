@@ -235,3 +235,28 @@ def test_scores_in_pictures_are_the_real_cosines():
     fig = score_bars([d.id for d, _ in hits], [s for _, s in hits])
     shown = sorted(float(t.get_text()) for t in fig.axes[0].texts)
     assert np.allclose(shown, sorted(round(s, 3) for _, s in hits))
+
+
+# ---------------------------------------------------------------- nbtools
+
+def test_normalise_makes_stored_outputs_portable():
+    """What make execute stores must not depend on the machine, the path or the load."""
+    from nbformat.v4 import new_code_cell, new_notebook, new_output
+
+    from retrieval_lab.nbtools import ROOT, normalise
+
+    cell = new_code_cell("print('a'); print('b'); 1/0", execution_count=1)
+    cell.metadata["execution"] = {"iopub.execute_input": "2026-12-02T10:00:00"}
+    cell.outputs = [
+        new_output("stream", name="stdout", text="a\n"),
+        new_output("stream", name="stdout", text="b\n"),
+        new_output("error", ename="ZeroDivisionError", evalue="division by zero",
+                   traceback=["File /opt/x/.venv/lib/python3.12/site-packages/m.py:1", f"File {ROOT}/src/m.py:2"]),
+    ]
+    nb = new_notebook(cells=[cell], metadata={"widgets": {"state": {}}})
+    normalise(nb)
+    assert [o["output_type"] for o in cell.outputs] == ["stream", "error"]
+    assert cell.outputs[0]["text"] == "a\nb\n"
+    assert cell.outputs[1]["traceback"] == ["File site-packages/m.py:1", "File src/m.py:2"]
+    assert "execution" not in cell.metadata and "widgets" not in nb.metadata
+    assert nb.metadata["kernelspec"]["name"] == "retrieval-lab"

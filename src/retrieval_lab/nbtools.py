@@ -203,6 +203,23 @@ def _portable(line: str) -> str:
     return _SITE_PACKAGES.sub("site-packages/", line).replace(f"{ROOT}/", "")
 
 
+def _coalesced(outputs: list) -> list:
+    """Join consecutive stdout (or stderr) chunks: how a print is split depends on the load."""
+    merged: list = []
+    for out in outputs:
+        previous = merged[-1] if merged else None
+        if (
+            previous is not None
+            and out.get("output_type") == "stream"
+            and previous.get("output_type") == "stream"
+            and out.get("name") == previous.get("name")
+        ):
+            previous["text"] += out["text"]
+        else:
+            merged.append(out)
+    return merged
+
+
 def normalise(nb) -> None:
     """Strip what changes from run to run but teaches nothing: timings, widget state, paths."""
     nb.metadata.pop("widgets", None)
@@ -211,6 +228,7 @@ def normalise(nb) -> None:
     for cell in nb.cells:
         cell.metadata.pop("execution", None)
         if cell.cell_type == "code":
+            cell.outputs = _coalesced(cell.outputs)
             for out in cell.get("outputs", []):
                 out.get("metadata", {}).pop("execution", None)
                 if out.get("output_type") == "error":
