@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 import subprocess
 import sys
 
@@ -23,8 +22,3 @@ def test_scratch_does_not_import_langchain():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "", f"retrieval_lab.scratch imported {out.stdout.strip()}"
-
-
-def test_modules_reload_cleanly():
-    for name in {getattr(scratch, n).__module__ for n in scratch.__all__}:
-        importlib.reload(importlib.import_module(name))

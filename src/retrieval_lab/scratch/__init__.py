@@ -2,5 +2,12 @@
 """The from-scratch classes of the course, under the names of the classes they rebuild."""
 
 from .document import Document
+from .loaders import BaseLoader, Blob, BlobLoader, BaseBlobParser
+from .text_splitters import BaseDocumentTransformer, TextSplitter, CharacterTextSplitter, RecursiveCharacterTextSplitter
+from .embeddings import Embeddings, cosine_similarity
+from .vectorstore import VectorStore
+from .in_memory_vectorstore import maximal_marginal_relevance, InMemoryVectorStore
+from .retrievers import ensure_config, BaseCallbackHandler, CallbackManager, RunManager, Runnable, RunnableLambda, coerce_to_runnable, RunnableSequence, BaseRetriever, split_terms, keyword_scores, bm25_scores, top_k
+from .vectorstore_retriever import VectorStoreRetriever, RunnablePassthrough, RunnableParallel
 
-__all__ = ['Document']
+__all__ = ['BaseBlobParser', 'BaseCallbackHandler', 'BaseDocumentTransformer', 'BaseLoader', 'BaseRetriever', 'Blob', 'BlobLoader', 'CallbackManager', 'CharacterTextSplitter', 'Document', 'Embeddings', 'InMemoryVectorStore', 'RecursiveCharacterTextSplitter', 'RunManager', 'Runnable', 'RunnableLambda', 'RunnableParallel', 'RunnablePassthrough', 'RunnableSequence', 'TextSplitter', 'VectorStore', 'VectorStoreRetriever', 'bm25_scores', 'coerce_to_runnable', 'cosine_similarity', 'ensure_config', 'keyword_scores', 'maximal_marginal_relevance', 'split_terms', 'top_k']

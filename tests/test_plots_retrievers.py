@@ -1,0 +1,110 @@
+"""The helpers notebooks 07 and 08 add: the recording callback handler, its timeline table, and
+the pictures of runs and of a chain's graph."""
+
+from __future__ import annotations
+
+import pytest
+from langchain_core.documents import Document
+from langchain_core.runnables import RunnableLambda
+
+from retrieval_lab.callbacks import RecordingHandler, Timeline, describe, event_names
+from retrieval_lab.plots import grouped_bars, run_timeline, runnable_graph
+
+
+def boom(_):
+    raise ValueError("no")
+
+
+def recorded(chain, value):
+    handler = RecordingHandler()
+    try:
+        chain.invoke(value, config={"callbacks": [handler], "tags": ["t"]})
+    except ValueError:
+        pass
+    return handler
+
+
+def test_runs_are_numbered_in_order_with_parents():
+    handler = recorded(RunnableLambda(str.upper) | RunnableLambda(len), "cat")
+    assert [(e.event, e.run, e.parent) for e in handler.events] == [
+        ("start", 1, None), ("start", 2, 1), ("end", 2, 1), ("start", 3, 1), ("end", 3, 1), ("end", 1, None)]
+    assert event_names(handler.events)[:2] == ["start chain RunnableSequence", "start chain upper"]
+    assert handler.events[1].tags == ("seq:step:1", "t")
+
+
+def test_errors_and_clear():
+    handler = recorded(RunnableLambda(boom), 1)
+    assert [e.event for e in handler.events] == ["start", "error"]
+    assert handler.events[-1].payload == "ValueError: no"
+    handler.clear()
+    assert handler.events == [] and str(handler.timeline()) == "(no events recorded)"
+
+
+def test_timeline_text_and_html_are_stable_and_uuid_free():
+    handler = recorded(RunnableLambda(str.upper) | RunnableLambda(len), "cat")
+    text = str(handler.timeline())
+    assert text.splitlines()[0].split() == ["step", "event", "kind", "run", "parent", "name", "tags", "payload"]
+    assert text == str(recorded(RunnableLambda(str.upper) | RunnableLambda(len), "cat").timeline())
+    assert "<table>" in handler.timeline(columns=("step", "name", "metadata"))._repr_html_()
+    with pytest.raises(ValueError, match="unknown timeline column"):
+        handler.timeline(columns=("step", "when"))
+    with pytest.raises(ValueError, match="at least one column"):
+        Timeline((), ())
+
+
+def test_describe_shows_ids_errors_and_clips():
+    assert describe([Document("x", id="a"), Document("y", id="b")]) == "docs a, b"
+    assert describe([]) == "[]"
+    assert describe(KeyError("k")) == "KeyError: 'k'"
+    assert describe(NotImplementedError()) == "NotImplementedError"
+    assert describe({"q": "hi"}) == "{'q': 'hi'}"
+    assert len(describe("x" * 500)) == 60 and describe("a\nb") == "'a\\nb'"
+
+
+def test_run_timeline_draws_one_bar_per_run_and_marks_errors():
+    handler = recorded(RunnableLambda(str.upper) | RunnableLambda(boom), "cat")
+    fig = run_timeline(handler.events)
+    ax = fig.axes[0]
+    assert len(ax.patches) == 3  # sequence, upper, boom
+    labels = [t.get_text() for t in ax.texts]
+    assert any("boom ✗" in label for label in labels) and any("   run 2: upper" in label for label in labels)
+    with pytest.raises(ValueError, match="no events"):
+        run_timeline([])
+    with pytest.raises(ValueError, match="never started"):
+        run_timeline(handler.events[2:3])
+
+
+def test_grouped_bars_one_panel_per_series():
+    fig = grouped_bars(["a", "b"], {"count": [2, 0], "bm25": [1.5, 0.2]})
+    assert len(fig.axes) == 2 and [ax.get_title() for ax in fig.axes] == ["count", "bm25"]
+    with pytest.raises(ValueError, match="2 labels but 1 scores"):
+        grouped_bars(["a", "b"], {"count": [1]})
+    with pytest.raises(ValueError, match="at least one entry"):
+        grouped_bars(["a"], {})
+
+
+def test_runnable_graph_layers_and_refusals():
+    nodes = ["in", "left", "right", "out"]
+    edges = [("in", "left"), ("in", "right"), ("left", "out"), ("right", "out")]
+    fig = runnable_graph(nodes, edges)
+    ax = fig.axes[0]
+    boxes = {t.get_text(): t.get_position() for t in ax.texts}
+    assert boxes["in"][1] < boxes["left"][1] == boxes["right"][1] < boxes["out"][1]  # drawn top to bottom
+    assert len([p for p in ax.patches if type(p).__name__ == "FancyArrowPatch"]) == 4
+    with pytest.raises(ValueError, match="cycle"):
+        runnable_graph(["a", "b"], [("a", "b"), ("b", "a")])
+    with pytest.raises(ValueError, match="not in"):
+        runnable_graph(["a"], [("a", "z")])
+    with pytest.raises(ValueError, match="repeat"):
+        runnable_graph(["a", "a"], [])
+    with pytest.raises(ValueError, match="no nodes"):
+        runnable_graph([], [])
+
+
+def test_runnable_graph_draws_a_real_chain_graph():
+    chain = RunnableLambda(str.upper) | RunnableLambda(len)
+    graph = chain.get_graph()
+    names = [n.name for n in graph.nodes.values()]
+    edges = [(graph.nodes[e.source].name, graph.nodes[e.target].name) for e in graph.edges]
+    fig = runnable_graph(names, edges)
+    assert {t.get_text() for t in fig.axes[0].texts} >= set(names)
