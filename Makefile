@@ -13,7 +13,7 @@ ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root,)
 PYTEST := $(BIN)/python -m pytest
 NBVAL  := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg
 
-.PHONY: venv lab test test-one lint execute export check-export help
+.PHONY: venv lab test test-one lint execute export check-export help slides bench
 
 help:
 	@echo "make lab      start JupyterLab on the course (first run builds .venv)"
@@ -62,3 +62,12 @@ test-one: venv
 	$(BIN)/python -m retrieval_lab.nbtools guard $(NB)
 	$(PYTEST) $(NBVAL) $(NB)
 	$(PYTEST) tests/test_notebooks.py -k "$(notdir $(basename $(NB)))"
+
+# Offline slides (reveal.js and MathJax inlined, nothing fetched) into build/slides/: tools/slides.py.
+slides: venv
+	$(BIN)/python tools/slides.py export $(NB)
+
+# Search latency against store size (notebook 09): real/scratch InMemoryVectorStore, MatrixVectorStore,
+# FAISS flat and HNSW, up to 1 000 000 vectors (peak about 5 GB of RAM, a few minutes on 2 idle cores).
+bench: venv
+	$(BIN)/python benchmarks/search_scaling.py

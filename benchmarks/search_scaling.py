@@ -1,0 +1,420 @@
+"""How search latency grows with the number of stored vectors: `make bench`.
+
+Five stores answer the same single-vector queries over the same random unit vectors (d = 384):
+
+- the real ``InMemoryVectorStore`` of langchain-core and notebook 06's scratch copy of it (both
+  rebuild a numpy array from Python lists on every query, so they stop at 100 000 vectors);
+- notebook 09's ``MatrixVectorStore`` (one contiguous float32 matrix of unit rows);
+- FAISS ``IndexFlatIP``: exact search, the anchor every other number is compared with;
+- FAISS ``IndexHNSWFlat``: approximate search, with its recall@10 against the exact answer.
+
+It prints a table of median latencies, the ratios measured side by side in this run, the bytes
+each query reads divided by its latency (effective GB/s) against this machine's memory bandwidth
+(a numpy streaming-read probe, measured in the same run), and ends with one ``summary:`` line.
+
+How the stores are filled: every store gets its vectors through its public ``add_documents``,
+from an embedding that looks the vectors up in a precomputed array (no model runs, so building
+is not dominated by embedding). Timed is ``similarity_search_with_score_by_vector`` (or FAISS's
+``search``) with a query vector given as a Python list, as an embedding model returns it.
+
+Usage: ``python benchmarks/search_scaling.py [--sizes 1000,10000,100000,1000000] [--quick]``.
+Timings are medians, but the machine may be shared: read ratios, not absolute numbers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ctypes
+import gc
+import os
+import platform
+import resource
+import statistics
+import sys
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+K = 10
+EF_SEARCH = (16, 32, 64, 128, 256)
+EF_SUMMARY = 64  # the efSearch whose recall goes into the summary line
+
+
+# ----------------------------------------------------------------------------- environment
+
+def blas_description() -> list[str]:
+    """Which BLAS libraries are loaded, whose they are, and which CPU kernel each picked.
+
+    numpy's matters here: it runs the matrix store's product, and ``OPENBLAS_CORETYPE`` can force
+    it onto a slow kernel. (faiss ships its own OpenBLAS, used only for batches of queries.)
+    threadpoolctl knows when installed; otherwise OpenBLAS is asked directly through ctypes (the
+    call threadpoolctl makes), and numpy's build configuration is the last resort.
+    """
+    try:
+        from threadpoolctl import threadpool_info
+
+        found = [i for i in threadpool_info() if i.get("user_api") == "blas"]
+        if found:
+            return [f"{_owner(i.get('filepath', ''))}: {i.get('internal_api')} {i.get('version')} "
+                    f"kernel={i.get('architecture')} threads={i.get('num_threads')} (threadpoolctl)" for i in found]
+    except ImportError:
+        pass
+    lines = []
+    for lib_path in _loaded_libraries("openblas"):
+        try:
+            lib = ctypes.CDLL(lib_path)
+        except OSError:
+            continue
+        for prefix, suffix in (("scipy_openblas", "64_"), ("openblas", "64_"), ("openblas", "")):
+            corename = getattr(lib, f"{prefix}_get_corename{suffix}", None)
+            if corename is None:
+                continue
+            corename.restype = ctypes.c_char_p
+            threads = getattr(lib, f"{prefix}_get_num_threads{suffix}", None)
+            lines.append(f"{_owner(lib_path)}: OpenBLAS kernel={corename().decode()} "
+                         f"threads={threads() if threads is not None else '?'} ({os.path.basename(lib_path)}, ctypes)")
+            break
+    if not any(line.startswith("numpy") for line in lines):
+        config = np.show_config(mode="dicts").get("Build Dependencies", {}).get("blas", {})
+        lines.insert(0, f"numpy: {config.get('name', 'unknown')} {config.get('version', '')} "
+                        "(kernel unknown: from numpy.show_config)")
+    return sorted(lines, key=lambda line: not line.startswith("numpy"))
+
+
+def _owner(path: str) -> str:
+    """'numpy' or 'faiss' when the library sits in that package's folder, else the folder's name."""
+    for name in ("numpy", "faiss"):
+        if f"/{name}" in path:
+            return name
+    return os.path.basename(os.path.dirname(path)) or "?"
+
+
+def _loaded_libraries(word: str) -> list[str]:
+    """Shared libraries of this process whose path contains ``word`` (Linux: /proc/self/maps)."""
+    try:
+        with open("/proc/self/maps", encoding="utf-8") as maps:
+            paths = {line.split()[-1] for line in maps if word in line.lower() and "/" in line}
+    except OSError:
+        return []
+    return sorted(paths)
+
+
+def memory_bandwidth(megabytes: int, repeats: int = 5) -> dict[str, Any]:
+    """Streaming-read bandwidth in GB/s: numpy reads a buffer far larger than the CPU caches.
+
+    Three reductions (a float sum, a float max, a bitwise OR of the same bytes as int32), each on
+    one thread and split over one thread per core (numpy releases the GIL while it reduces). A sum
+    can be limited by arithmetic rather than memory, so the best of all six is the reference: the
+    fastest this machine let numpy read memory, measured in the same run as the stores.
+    """
+    buffer = np.ones(megabytes * 2**20 // 4, dtype=np.float32)  # written once, so every page is real
+    as_int = buffer.view(np.int32)
+    kernels = {"sum": (np.sum, buffer), "max": (np.max, buffer), "or": (np.bitwise_or.reduce, as_int)}
+    threads = os.cpu_count() or 1
+    found: dict[str, float] = {}
+    with ThreadPoolExecutor(threads) as pool:
+        for name, (reduce, data) in kernels.items():
+            reduce(data)
+            found[f"{name}, 1 thread"] = data.nbytes / _median_seconds(lambda r=reduce, x=data: r(x), repeats) / 1e9
+            parts = np.array_split(data, threads)
+            found[f"{name}, {threads} threads"] = data.nbytes / _median_seconds(
+                lambda r=reduce, p=parts: list(pool.map(r, p)), repeats) / 1e9
+    best = max(found, key=found.get)
+    return {"each": found, "best": found[best], "best_kernel": best}
+
+
+def _median_seconds(call: Callable[[], Any], repeats: int) -> float:
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        call()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+# ----------------------------------------------------------------------------- data and stores
+
+def unit_rows(rng: np.random.Generator, n: int, d: int) -> np.ndarray:
+    """n random directions in d dimensions (Gaussian rows scaled to length 1), float32."""
+    rows = rng.standard_normal((n, d), dtype=np.float32)
+    rows /= np.linalg.norm(rows, axis=1, keepdims=True)
+    return rows
+
+
+class Lookup:
+    """An embedding 'model' whose text ``"17"`` embeds to row 17 of a precomputed array.
+
+    A contiguous run of texts returns a view (no copy), so a million vectors cost no extra
+    memory; ``as_lists`` returns Python lists, as a real embedding model does.
+    """
+
+    def __init__(self, vectors: np.ndarray, as_lists: bool) -> None:
+        self.vectors, self.as_lists = vectors, as_lists
+
+    def embed_documents(self, texts: list[str]) -> Any:
+        rows = np.fromiter((int(t) for t in texts), dtype=np.int64, count=len(texts))
+        contiguous = len(rows) > 0 and rows[-1] - rows[0] == len(rows) - 1 and bool((np.diff(rows) == 1).all())
+        block = self.vectors[rows[0] : rows[-1] + 1] if contiguous else self.vectors[rows]
+        return block.tolist() if self.as_lists else block
+
+    def embed_query(self, text: str) -> list[float]:
+        return self.vectors[int(text)].tolist()
+
+
+@dataclass
+class Result:
+    store: str
+    n: int
+    seconds: list[float] = field(default_factory=list)
+    note: str = ""
+
+    @property
+    def median(self) -> float:
+        return statistics.median(self.seconds)
+
+
+def fill_store(cls: type, document_cls: type, vectors: np.ndarray, as_lists: bool) -> Any:
+    """A store of ``cls`` holding ``vectors``, added in one call of its public ``add_documents``.
+
+    One call, so the matrix store sizes its arrays once instead of doubling its way up (which, at a
+    million rows, would briefly hold the old and the new copy).
+    """
+    store = cls(Lookup(vectors, as_lists))
+    store.add_documents([document_cls(page_content=str(i), id=str(i)) for i in range(len(vectors))])
+    return store
+
+
+def free_memory(n: int) -> None:
+    """Give a big store's memory back before the next one is built (a full collection is slow: only when big)."""
+    if n >= 100_000:
+        gc.collect()
+
+
+def time_queries(search: Callable[[np.ndarray], list[str]], queries: np.ndarray) -> tuple[list[float], list[list[str]]]:
+    """Latency of each query (after one untimed warm-up) and the ids each returned."""
+    search(queries[0])
+    seconds, answers = [], []
+    for query in queries:
+        start = time.perf_counter()
+        ids = search(query)
+        seconds.append(time.perf_counter() - start)
+        answers.append(ids)
+    return seconds, answers
+
+
+def store_search(store: Any) -> Callable[[np.ndarray], list[str]]:
+    def search(query: np.ndarray) -> list[str]:
+        return [doc.id for doc, _ in store.similarity_search_with_score_by_vector(query.tolist(), k=K)]
+    return search
+
+
+def faiss_search(index: Any) -> Callable[[np.ndarray], list[str]]:
+    def search(query: np.ndarray) -> list[str]:
+        _, found = index.search(query[None, :], K)
+        return [str(i) for i in found[0] if i >= 0]
+    return search
+
+
+def recall_at_k(approx: Sequence[Sequence[str]], exact: Sequence[Sequence[str]]) -> float:
+    """Mean fraction of the exact top-k that the approximate top-k found."""
+    return float(np.mean([len(set(a) & set(e)) / len(e) for a, e in zip(approx, exact, strict=True)]))
+
+
+# ----------------------------------------------------------------------------- the run
+
+def label(n: int) -> str:
+    return f"{n // 1_000_000}M" if n % 1_000_000 == 0 else f"{n // 1000}k" if n % 1000 == 0 else str(n)
+
+
+def run(args: argparse.Namespace) -> None:
+    import faiss
+    from langchain_core.documents import Document as RealDocument
+    from langchain_core.vectorstores import InMemoryVectorStore as RealInMemoryVectorStore
+
+    from retrieval_lab.scratch.document import Document
+    from retrieval_lab.scratch.in_memory_vectorstore import InMemoryVectorStore
+    from retrieval_lab.scratch.matrix_vectorstore import MatrixVectorStore
+
+    started = time.perf_counter()
+    d = args.dim
+    print("search scaling: median latency of one query, k = 10, random unit vectors, d =", d)
+    print(f"python {platform.python_version()} · numpy {np.__version__} · faiss {faiss.__version__} "
+          f"(OpenMP threads {faiss.omp_get_max_threads()}) · {os.cpu_count()} CPU(s) · {platform.machine()}")
+    for line in blas_description():
+        print(f"BLAS, {line}")
+    print(f"OPENBLAS_CORETYPE: {os.environ.get('OPENBLAS_CORETYPE', '(unset)')} · "
+          f"OMP_NUM_THREADS: {os.environ.get('OMP_NUM_THREADS', '(unset)')}")
+    probe = memory_bandwidth(args.probe_mb)
+    print(f"memory bandwidth probe ({args.probe_mb} MB read by numpy): "
+          + " · ".join(f"{name} {gbs:.1f}" for name, gbs in probe["each"].items())
+          + f" GB/s -> reference {probe['best']:.1f} GB/s ({probe['best_kernel']})")
+    print()
+
+    rng = np.random.default_rng(args.seed)
+    results: list[Result] = []
+    hnsw_rows: list[tuple[int, int, float, float]] = []  # (n, efSearch, recall@10, median seconds)
+    agreement: list[str] = []
+    for n in args.sizes:
+        vectors = unit_rows(rng, n, d)
+        queries = unit_rows(rng, args.queries, d)
+        fast_queries = queries[: max(10, min(len(queries), int(args.queries * 100_000 / n)))]
+        slow_queries = queries[: max(3, min(20, len(queries), int(args.slow_budget * 100_000 / n)))]
+
+        # the exact anchor first: its answers are the truth every other store is checked against
+        exact_index = faiss.IndexFlatIP(d)
+        exact_index.add(vectors)
+        flat = Result("FAISS IndexFlatIP (exact)", n)
+        flat.seconds, _ = time_queries(faiss_search(exact_index), fast_queries)
+        results.append(flat)
+        exact = [[str(i) for i in row] for row in exact_index.search(queries, K)[1]]
+        del exact_index  # one big copy of the data at a time: at n = 1 000 000 each is 1.5 GB
+
+        if n <= args.hnsw_max_n:
+            hnsw_index = faiss.IndexHNSWFlat(d, 32, faiss.METRIC_INNER_PRODUCT)
+            hnsw_index.hnsw.efConstruction = 40
+            build = time.perf_counter()
+            hnsw_index.add(vectors)
+            built = time.perf_counter() - build
+            for ef in EF_SEARCH:
+                hnsw_index.hnsw.efSearch = ef
+                seconds, approx = time_queries(faiss_search(hnsw_index), queries)
+                hnsw_rows.append((n, ef, recall_at_k(approx, exact), statistics.median(seconds)))
+                if ef == EF_SUMMARY:
+                    results.append(Result(f"FAISS HNSW (M=32, efSearch={ef})", n, seconds,
+                                          note=f"built in {built:.1f} s, recall@10 {hnsw_rows[-1][2]:.3f}"))
+            del hnsw_index
+
+        stores = [("MatrixVectorStore", MatrixVectorStore, Document, False, fast_queries)]
+        if n <= args.slow_max_n:
+            stores += [("InMemoryVectorStore (real)", RealInMemoryVectorStore, RealDocument, True, slow_queries),
+                       ("InMemoryVectorStore (scratch)", InMemoryVectorStore, Document, True, slow_queries)]
+        for name, cls, document_cls, as_lists, timed in stores:
+            build = time.perf_counter()
+            store = fill_store(cls, document_cls, vectors, as_lists)
+            result = Result(name, n, note=f"built in {time.perf_counter() - build:.1f} s")
+            result.seconds, answers = time_queries(store_search(store), timed)
+            results.append(result)
+            same = sum(a == e for a, e in zip(answers, exact, strict=False))
+            agreement.append(f"n={n:>9,}: {name} top-10 == FAISS flat top-10 on {same}/{len(timed)} queries"
+                             + (" (agree)" if same == len(timed) else " (disagree)"))
+            del store
+            free_memory(n)
+        del vectors
+        free_memory(n)
+
+    report(results, hnsw_rows, agreement, probe, args, d)
+    print(f"total runtime {time.perf_counter() - started:.0f} s · peak memory "
+          f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20:.1f} GB")
+    print(summary_line(results, hnsw_rows, args.summary_n))
+
+
+def report(results: list[Result], hnsw_rows: list[tuple[int, int, float, float]], agreement: list[str],
+           probe: dict[str, Any], args: argparse.Namespace, d: int) -> None:
+    """The table, the side-by-side ratios, the bandwidth view and the targets."""
+    print(f"{'n':>10}  {'store':<38} {'median ms':>10} {'queries':>8} {'GB/s eff.':>10}  note")
+    for r in sorted(results, key=lambda r: (r.n, -r.median)):
+        gbs = r.n * d * 4 / r.median / 1e9
+        print(f"{r.n:>10,}  {r.store:<38} {r.median * 1e3:>10.3f} {len(r.seconds):>8} {gbs:>10.2f}  {r.note}")
+    print("\n(GB/s eff. = the n x d x 4 bytes of float32 a brute-force query must read, divided by its latency;"
+          " for HNSW it is only a speed figure: it reads far less.)")
+
+    print("\nratios, measured side by side in this run (other store's median / MatrixVectorStore's median):")
+    for n in args.sizes:
+        at = {r.store: r.median for r in results if r.n == n}
+        mine = at["MatrixVectorStore"]
+        for name, seconds in at.items():
+            if name != "MatrixVectorStore":
+                print(f"  n={n:>9,}: {name:<38} {seconds / mine:>10,.2f}x the matrix store's latency")
+
+    print("\nbandwidth: MatrixVectorStore's effective GB/s against the probe's "
+          f"{probe['best']:.1f} GB/s (a matrix that fits in the CPU caches can beat the probe):")
+    for r in results:
+        if r.store == "MatrixVectorStore":
+            gbs = r.n * d * 4 / r.median / 1e9
+            print(f"  n={r.n:>9,}: {gbs:6.2f} GB/s = {gbs / probe['best']:.2f} of the probe "
+                  f"({r.n * d * 4 / 2**20:,.0f} MiB per query)")
+
+    if hnsw_rows:
+        print("\nHNSW (M=32, efConstruction=40): recall@10 against exact, and speed, as efSearch grows:")
+        flat = {r.n: r.median for r in results if r.store.startswith("FAISS IndexFlatIP")}
+        for n, ef, recall, seconds in hnsw_rows:
+            print(f"  n={n:>9,} efSearch={ef:>4}: recall@10 {recall:.3f} · {seconds * 1e3:8.3f} ms · "
+                  f"{flat[n] / seconds:7.1f}x faster than exact")
+        print("  (random unit vectors in 384 dimensions have no neighbourhood structure: the hardest case for a"
+              " graph index; real embeddings cluster, and reach high recall at a much smaller efSearch)")
+
+    print("\nanswers checked against FAISS flat (exact):")
+    for line in agreement:
+        print("  " + line)
+
+    n = args.summary_n
+    at = {r.store: r.median for r in results if r.n == n}
+    if "MatrixVectorStore" in at:
+        print(f"\ntargets at n = {n:,}:")
+        mine = at["MatrixVectorStore"]
+        if "InMemoryVectorStore (real)" in at:
+            ratio = at["InMemoryVectorStore (real)"] / mine
+            print(f"  >= 100x faster than the real InMemoryVectorStore: {ratio:,.0f}x -> "
+                  + ("met" if ratio >= 100 else "NOT met"))
+        flat_time = at["FAISS IndexFlatIP (exact)"]
+        print(f"  no slower than 1.5x FAISS flat: {mine / flat_time:.2f}x FAISS flat's latency -> "
+              + ("met" if mine <= 1.5 * flat_time else "NOT met"))
+        gbs = n * d * 4 / mine / 1e9
+        print(f"  effective bandwidth within 2x of the probe: {gbs:.2f} of {probe['best']:.1f} GB/s "
+              f"({probe['best'] / gbs:.2f}x below) -> " + ("met" if gbs * 2 >= probe["best"] else "NOT met"))
+
+
+def summary_line(results: list[Result], hnsw_rows: list[tuple[int, int, float, float]], n: int) -> str:
+    """``summary: matrix_vs_inmemory_<n>=<x> matrix_vs_faiss_flat_<n>=<x> hnsw_recall10=<r>``.
+
+    Both ratios are the other store's median latency over MatrixVectorStore's (above 1: the matrix
+    store is faster). The recall is at efSearch=64 on the largest n that HNSW was built for.
+    """
+    at = {r.store: r.median for r in results if r.n == n}
+    mine = at.get("MatrixVectorStore", float("nan"))
+    inmemory = at.get("InMemoryVectorStore (real)", float("nan")) / mine
+    flat = at.get("FAISS IndexFlatIP (exact)", float("nan")) / mine
+    recalls = [(size, recall) for size, ef, recall, _ in hnsw_rows if ef == EF_SUMMARY]
+    recall = max(recalls)[1] if recalls else float("nan")
+    return (f"summary: matrix_vs_inmemory_{label(n)}={inmemory:.1f} matrix_vs_faiss_flat_{label(n)}={flat:.2f} "
+            f"hnsw_recall10={recall:.3f}")
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="1000,10000,100000,1000000",
+                        help="comma-separated numbers of stored vectors (default: %(default)s)")
+    parser.add_argument("--quick", action="store_true", help="only 1 000 and 10 000 vectors (a smoke run)")
+    parser.add_argument("--dim", type=int, default=384, help="vector width (default: %(default)s)")
+    parser.add_argument("--queries", type=int, default=50,
+                        help="timed queries per fast store up to n = 100 000, fewer above (default: %(default)s)")
+    parser.add_argument("--slow-max-n", type=int, default=100_000,
+                        help="largest n for the two InMemoryVectorStores (default: %(default)s)")
+    parser.add_argument("--slow-budget", type=float, default=3.0,
+                        help="queries for the InMemoryVectorStores: this many x 100 000 / n, between 3 and 20")
+    parser.add_argument("--hnsw-max-n", type=int, default=10_000,
+                        help="largest n HNSW is built for: building it over 100 000 random 384-d vectors takes "
+                             "minutes on 2 cores (default: %(default)s)")
+    parser.add_argument("--summary-n", type=int, default=100_000, help="n of the targets and the summary line")
+    parser.add_argument("--probe-mb", type=int, default=512, help="size of the bandwidth probe's buffer")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args(argv)
+    args.sizes = [1000, 10_000] if args.quick else sorted(int(s) for s in args.sizes.split(","))
+    if args.quick:
+        args.summary_n = 10_000
+    if args.summary_n not in args.sizes:
+        parser.error(f"--summary-n {args.summary_n} must be one of --sizes {args.sizes}")
+    return args
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    run(parse_args(argv))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
