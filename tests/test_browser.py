@@ -1,0 +1,485 @@
+"""The course in a real browser: JupyterLab + headless Chromium, every notebook run from the UI.
+
+nbval proves each stored output is what the code prints; this proves a learner who opens the
+notebook in JupyterLab and presses *Restart Kernel and Run All Cells* sees no error except the
+expected ones (cells tagged ``raises-exception``), on the course kernel, with the widgets and the
+live-slides extension working. One server and one browser serve the whole module (see
+``lab_harness.py``); a screenshot of each notebook lands in ``artifacts/browser/``.
+
+Needs Debian's Chromium at ``/usr/bin/chromium`` (``apt-get install chromium``). Without it the
+tests are skipped, and pytest's summary says why — unless ``RETRIEVAL_LAB_REQUIRE_BROWSER=1`` is
+set (``.ci/run`` sets it), in which case a missing browser is a failure.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from lab_harness import CHROMIUM, ROOT, VENV_BIN, Browser, LabServer, start_browser, start_lab
+
+from retrieval_lab.nbtools import _read, course_notebooks, tags
+
+NOTEBOOKS = course_notebooks()
+IDS = [nb.stem for nb in NOTEBOOKS]
+SCREENSHOTS = ROOT / "artifacts" / "browser"
+REQUIRED = os.environ.get("RETRIEVAL_LAB_REQUIRE_BROWSER") == "1"
+RUN_TIMEOUT = 300.0  # seconds for one notebook's Run All; a notebook normally takes a few
+LOAD_TIMEOUT = 120_000  # ms for JupyterLab to render a notebook on a busy 2-core machine
+_COUNT = re.compile(r"^\[(\d+)\]:$")
+
+
+def _why_unavailable() -> str | None:
+    if not CHROMIUM.exists():
+        return (
+            f"browser test skipped: {CHROMIUM} not found. Install Debian's Chromium "
+            "(`sudo apt-get install chromium`) to run it; CI (.ci/run) installs it and requires it."
+        )
+    if not (VENV_BIN / "jupyter").exists():
+        return f"browser test skipped: {VENV_BIN / 'jupyter'} not found; run the tests with .venv's python."
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "browser test skipped: the playwright package is missing; run `make venv`."
+    return None
+
+
+def _skip_or_fail(reason: str) -> None:
+    if REQUIRED:
+        pytest.fail(f"{reason} (RETRIEVAL_LAB_REQUIRE_BROWSER=1: the browser test may not skip here)")
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="module")
+def timings(request) -> dict[str, tuple[float, float]]:
+    """Seconds per notebook: (open it, restart + run all + checks), printed once at the end."""
+    found: dict[str, tuple[float, float]] = {}
+    yield found
+    if found:
+        total = sum(a + b for a, b in found.values())
+        lines = [f"  {name}: {a + b:.1f} s (open {a:.1f} s, restart + run all {b:.1f} s)"
+                 for name, (a, b) in found.items()]
+        text = "\n".join(
+            [f"browser: {len(found)} notebook(s), {total:.0f} s in all, {total / len(found):.1f} s per notebook",
+             *lines]
+        )
+        (SCREENSHOTS / "timings.txt").write_text(text + "\n", encoding="utf-8")
+        capture = request.config.pluginmanager.get_plugin("capturemanager")
+        with capture.global_and_fixture_disabled():
+            print("\n" + text, flush=True)
+
+
+@pytest.fixture(scope="module")
+def lab() -> LabServer:
+    reason = _why_unavailable()
+    if reason:
+        _skip_or_fail(reason)
+    server = start_lab()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="module")
+def browser(lab: LabServer) -> Browser:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    chromium = start_browser()
+    try:
+        yield chromium
+    finally:
+        chromium.stop()
+
+
+# --------------------------------------------------------------------------- driving the UI
+
+_CELLS = ".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook .jp-WindowedPanel-viewport > .jp-Cell"
+# What the open notebook shows, read cheaply (it is polled): how many cells are rendered, the
+# prompt of every code cell, and the kernel's status and name.
+_STATE_JS = """
+(path) => {
+  const panel = window.jupyterapp.shell.currentWidget;
+  if (!panel || !panel.context || panel.context.path !== path) return null;
+  const cells = [...panel.node.querySelectorAll('.jp-WindowedPanel-viewport > .jp-Cell')];
+  const model = panel.content.model;
+  const indicator = panel.node.querySelector('.jp-Notebook-ExecutionIndicator');
+  const kernel = panel.sessionContext.session ? panel.sessionContext.session.kernel : null;
+  return {
+    rendered: cells.length,
+    modelCells: model ? model.cells.length : -1,
+    prompts: cells.map(c => {
+      const p = c.classList.contains('jp-CodeCell') ? c.querySelector('.jp-InputPrompt') : null;
+      // textContent, not innerText: an offscreen cell is not painted, and innerText reads paint.
+      return p ? p.textContent.replace(/\\s+/g, ' ').trim() : null;
+    }),
+    status: indicator ? indicator.getAttribute('data-status') : null,
+    kernelName: kernel ? kernel.name : null,
+  };
+}
+"""
+# Which cells hold an error, read once at the end: from the notebook model behind the page (an
+# error and a stderr stream render alike), and which cells show stderr/a traceback on the page.
+_ERRORS_JS = """
+(path) => {
+  const panel = window.jupyterapp.shell.currentWidget;
+  const cells = [...panel.node.querySelectorAll('.jp-WindowedPanel-viewport > .jp-Cell')];
+  const model = panel.content.model;
+  return {
+    errors: [...Array(model.cells.length).keys()].filter(i => {
+      const outputs = model.cells.get(i).toJSON().outputs || [];
+      return outputs.some(o => o.output_type === 'error');
+    }),
+    shownErrors: cells.map((c, i) => c.querySelector(
+      '.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"]') ? i : -1).filter(i => i >= 0),
+  };
+}
+"""
+
+
+@dataclass
+class Run:
+    """What a notebook showed after Restart Kernel and Run All Cells."""
+
+    counts: dict[int, int | None]  # cell index -> execution count shown (code cells with source)
+    errors: list[int]  # cell indices holding an error output (in the notebook model)
+    shown_errors: list[int]  # cell indices whose rendered output area shows stderr/a traceback
+    kernel: str | None
+    seconds: float
+
+
+class LabPage:
+    """One JupyterLab page for the whole module: notebooks are opened and closed inside it.
+
+    Loading JupyterLab costs several seconds of CPU; opening a notebook in a page that is already
+    loaded costs one or two. After a test that went wrong the page is replaced by a fresh one, so
+    one notebook's failure cannot spill into the next.
+    """
+
+    def __init__(self, lab: LabServer, browser: Browser) -> None:
+        self.lab, self.browser, self.page = lab, browser, None
+
+    def fresh(self):
+        if self.page is not None and not self.page.is_closed():
+            self.page.close(run_before_unload=False)
+        self.page = self.browser.context.new_page()
+        self.page.goto(f"{self.lab.url}lab?reset&token={self.lab.token}")
+        self.page.wait_for_selector(".jp-Launcher", timeout=LOAD_TIMEOUT)
+        return self.page
+
+    def current(self):
+        return self.page if self.page is not None and not self.page.is_closed() else self.fresh()
+
+
+def menu(page, menu_label: str, command: str) -> None:
+    """Click a main-menu entry the way a learner does (menu bar, then the item)."""
+    page.locator(".lm-MenuBar-itemLabel", has_text=re.compile(rf"^{menu_label}$")).click()
+    page.locator(f'.lm-Menu-item[data-command="{command}"]').click()
+
+
+def state(page, notebook: Path) -> dict | None:
+    return page.evaluate(f"(path) => ({_STATE_JS})(path)", f"notebooks/{notebook.name}")
+
+
+def open_notebook(page, notebook: Path) -> None:
+    """File → Open from Path…; wait until every cell of the file is rendered and the kernel is idle.
+
+    ``notebook`` is the served copy, so the expected cells are those of the file the browser opens.
+    """
+    path = f"notebooks/{notebook.name}"
+    expected = len(_read(notebook).cells)
+    menu(page, "File", "filebrowser:open-path")
+    page.locator(".jp-Dialog input").fill(path)
+    page.locator(".jp-Dialog .jp-mod-accept").click()
+    wait_for(page, notebook, "every cell rendered", lambda s: s["rendered"] == expected == s["modelCells"])
+    wait_for(page, notebook, "the kernel idle", lambda s: s["status"] == "idle" and s["kernelName"])
+
+
+def wait_for(page, notebook: Path, what: str, ready, timeout: float = LOAD_TIMEOUT / 1000) -> dict:
+    """Poll the notebook's state until ``ready(state)``; on timeout say what was last seen."""
+    deadline = time.monotonic() + timeout
+    while True:
+        now = state(page, notebook)
+        if now is not None and ready(now):
+            return now
+        if time.monotonic() > deadline:
+            seen = now and {k: v for k, v in now.items() if k != "prompts"}
+            raise AssertionError(f"{notebook.name}: waited {timeout:.0f} s for {what}; last seen {seen}")
+        time.sleep(0.25)
+
+
+def restart_and_run_all(page, notebook: Path, started: float) -> Run:
+    """Clear the outputs, press Restart Kernel and Run All, confirm, and wait until the run ends.
+
+    Outputs are cleared first so that a shown execution count can only come from this run. The
+    run has ended when the kernel is idle, no cell waits (``[*]``), at least one count is shown,
+    and that picture holds for two polls in a row.
+    """
+    menu(page, "Edit", "editmenu:clear-all")
+    cleared = state(page, notebook)
+    assert all(p in (None, "[ ]:") for p in cleared["prompts"]), f"outputs not cleared: {cleared['prompts']}"
+    page.locator('.jp-NotebookPanel-toolbar [data-command="notebook:restart-run-all"]').click()
+    page.locator(".jp-Dialog .jp-mod-accept").click()
+    deadline = time.monotonic() + RUN_TIMEOUT
+    previous = None
+    while True:
+        now = state(page, notebook)
+        prompts = now["prompts"]
+        finished = (
+            now["status"] == "idle"
+            and "[*]:" not in prompts
+            and any(p and _COUNT.match(p) for p in prompts)
+        )
+        if finished and now == previous:
+            break
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{notebook.name}: still running after {RUN_TIMEOUT:.0f} s: {now}")
+        previous = now if finished else None
+        time.sleep(0.5)
+    counts = {}
+    for i, cell in enumerate(_read(notebook).cells):
+        if cell.cell_type == "code" and cell.source.strip():
+            match = _COUNT.match(prompts[i] or "")
+            counts[i] = int(match.group(1)) if match else None
+    found = page.evaluate(f"(path) => ({_ERRORS_JS})(path)", f"notebooks/{notebook.name}")
+    return Run(counts, found["errors"], found["shownErrors"], now["kernelName"], time.monotonic() - started)
+
+
+def screenshot(page, notebook: Path, focus: int | None = None) -> Path:
+    """Save what the learner sees: the first cell that went wrong, else the first picture drawn."""
+    cells = page.locator(_CELLS)
+    if focus is None:
+        pictures = page.locator(f"{_CELLS}:has(.jp-OutputArea-output img)")
+        cell = pictures.first if pictures.count() else cells.first
+    else:
+        cell = cells.nth(focus)
+    cell.scroll_into_view_if_needed()
+    target = SCREENSHOTS / f"{notebook.stem}.png"
+    page.screenshot(path=str(target))
+    return target
+
+
+def close_tabs(page, command: str = "application:close") -> None:
+    """File → Close Tab (or Close All Tabs), answering *Discard* if JupyterLab asks to save.
+
+    Nothing the browser ran is ever saved. Waits until no notebook tab is left open when closing
+    all, or until the closed notebook is no longer the current widget.
+    """
+    before = page.evaluate("() => { const w = window.jupyterapp.shell.currentWidget;"
+                           " return w && w.context ? w.context.path : null; }")
+    menu(page, "File", command)
+    discard = page.locator(".jp-Dialog .jp-Dialog-button", has_text="Discard")
+    deadline = time.monotonic() + 30
+    while True:
+        if discard.count() and discard.first.is_visible():
+            discard.first.click()
+        still_open = page.evaluate(
+            "([before, all]) => { const shell = window.jupyterapp.shell;"
+            " if (all) return [...shell.widgets('main')].some(w => w.context && w.context.path);"
+            " const w = shell.currentWidget; return !!(w && w.context && w.context.path === before); }",
+            [before, command == "application:close-all"],
+        )
+        if not still_open and not page.locator(".jp-Dialog").count():
+            return
+        assert time.monotonic() < deadline, f"could not close {before!r}: a dialog or the tab is still open"
+        time.sleep(0.25)
+
+
+def shut_down_kernel(lab: LabServer, notebook: Path) -> None:
+    """Stop the notebook's kernel through the server (frees memory for the next notebook)."""
+    lab.remember_kernels()
+    for session in lab.api("sessions"):
+        if session["path"] == f"notebooks/{notebook.name}":
+            lab.api(f"sessions/{session['id']}", method="DELETE")
+
+
+@pytest.fixture(scope="module")
+def lab_page(lab: LabServer, browser: Browser) -> LabPage:
+    pages = LabPage(lab, browser)
+    pages.fresh()
+    return pages
+
+
+# --------------------------------------------------------------------------- the tests
+
+def test_without_chromium_the_browser_test_skips_and_says_why_or_fails_in_ci(monkeypatch):
+    """A learner without Chromium gets a skip with the reason; CI (RETRIEVAL_LAB_REQUIRE_BROWSER=1) fails."""
+    monkeypatch.setattr(sys.modules[__name__], "CHROMIUM", Path("/nonexistent/chromium"))
+    reason = _why_unavailable()
+    assert reason and "apt-get install chromium" in reason and "/nonexistent/chromium" in reason
+    monkeypatch.setattr(sys.modules[__name__], "REQUIRED", False)
+    with pytest.raises(pytest.skip.Exception, match="browser test skipped"):
+        _skip_or_fail(reason)
+    monkeypatch.setattr(sys.modules[__name__], "REQUIRED", True)
+    with pytest.raises(pytest.fail.Exception, match="may not skip"):
+        _skip_or_fail(reason)
+
+
+def test_server_offers_the_course_kernel_from_the_venv(lab: LabServer):
+    """The kernel the notebooks ask for is the Makefile's, registered in .venv (--sys-prefix)."""
+    specs = lab.api("kernelspecs")["kernelspecs"]
+    assert "retrieval-lab" in specs, f"the course kernel is not registered: {sorted(specs)}; run `make venv`"
+    argv = specs["retrieval-lab"]["spec"]["argv"]
+    assert Path(argv[0]) == VENV_BIN / "python", f"retrieval-lab runs {argv[0]}, not .venv's python"
+
+
+@pytest.mark.parametrize("notebook", NOTEBOOKS, ids=IDS)
+def test_notebook_runs_in_jupyterlab(notebook: Path, lab: LabServer, lab_page: LabPage, timings):
+    """Open, Restart Kernel and Run All from the UI: every cell runs, errors only where tagged."""
+    started = time.monotonic()
+    notebook = lab.root / "notebooks" / notebook.name  # the copy the server serves
+    page = lab_page.current()
+    ok = False
+    try:
+        open_notebook(page, notebook)
+        opened = time.monotonic()
+        run = restart_and_run_all(page, notebook, opened)
+        cells = _read(notebook).cells
+        expected_errors = [i for i, c in enumerate(cells) if "raises-exception" in tags(c)]
+        unexpected = [i for i in run.errors if i not in expected_errors]
+        missing = [i for i, n in run.counts.items() if n is None]
+        shot = screenshot(page, notebook, focus=(unexpected or missing or [None])[0])
+        timings[notebook.stem] = (opened - started, run.seconds)
+        where = f"(see {shot.relative_to(ROOT)})"
+        assert run.kernel == "retrieval-lab", f"{notebook.name} ran on kernel {run.kernel!r}"
+        assert not unexpected, (
+            f"{notebook.name}: cells {unexpected} show an error but are not tagged raises-exception {where}"
+        )
+        assert not missing, f"{notebook.name}: cells {missing} did not run (Run All stopped early?) {where}"
+        assert list(run.counts.values()) == list(range(1, len(run.counts) + 1)), (
+            f"{notebook.name}: execution counts {list(run.counts.values())} are not 1..{len(run.counts)} {where}"
+        )
+        assert set(run.errors) <= set(run.shown_errors), f"{notebook.name}: errors not shown on the page {where}"
+        assert run.errors == expected_errors, (
+            f"{notebook.name}: cells tagged raises-exception {expected_errors}, cells with an error {run.errors}"
+        )
+        close_tabs(page)
+        ok = True
+    finally:
+        shut_down_kernel(lab, notebook)
+        if not ok:
+            lab_page.fresh()
+
+
+# --------------------------------------------------------------------------- the MMR explorer
+
+def explorer_cells() -> list[tuple[Path, int]]:
+    """(notebook, cell index) of each live cell (tag ``widget``) that shows the MMR explorer."""
+    found = []
+    for notebook in NOTEBOOKS:
+        for i, cell in enumerate(_read(notebook).cells):
+            if "widget" in tags(cell) and re.search(r"\b(mmr_explorer|MMRExplorer)\(", cell.source):
+                found.append((notebook, i))
+    return found
+
+
+def explorer_controls(cell) -> dict:
+    """What the explorer's controls show: the query box and each slider's readout, by label."""
+    values = {"query": cell.locator(".widget-text input").first.input_value()}
+    for slider in cell.locator(".widget-slider").all():
+        label = slider.locator(".widget-label").text_content().strip()
+        values[label] = slider.locator(".widget-readout").text_content().strip()
+    return values
+
+
+def predicted_line(controls: dict) -> str:
+    """The picks line retrieval_lab.widgets says the explorer shows for these control values."""
+    from retrieval_lab.widgets import explorer_view
+
+    view = explorer_view(controls["query"], float(controls["λ"]), int(controls["k"]), int(controls["fetch_k"]))
+    return view.mmr_line
+
+
+def explorer_settles(cell, lam: str, timeout: float = 60.0) -> tuple[dict, str]:
+    """Wait until the λ readout shows ``lam`` and the picks shown are the predicted ones."""
+    picks = cell.locator(".mmr-picks")
+    deadline = time.monotonic() + timeout
+    while True:
+        controls = explorer_controls(cell)
+        shown = picks.text_content().strip()
+        if controls["λ"] == lam and shown == predicted_line(controls):
+            return controls, shown
+        assert time.monotonic() < deadline, (
+            f"after moving λ to {lam}: controls {controls}, shows {shown!r}, predicted {predicted_line(controls)!r}"
+        )
+        time.sleep(0.25)
+
+
+def test_mmr_explorer_follows_the_lambda_slider(lab: LabServer, lab_page: LabPage):
+    """Move the explorer's λ slider in the browser: it shows the picks retrieval_lab.widgets predicts."""
+    cells = explorer_cells()
+    if not cells:
+        pytest.skip("no notebook shows the MMR explorer yet (a cell tagged widget calling mmr_explorer())")
+    notebook, index = cells[0]
+    notebook = lab.root / "notebooks" / notebook.name
+    page = lab_page.current()
+    ok = False
+    try:
+        open_notebook(page, notebook)
+        run = restart_and_run_all(page, notebook, time.monotonic())
+        assert index not in run.errors, f"{notebook.name}: the explorer cell {index} raised"
+        cell = page.locator(_CELLS).nth(index)
+        cell.scroll_into_view_if_needed()
+        picks = cell.locator(".mmr-picks")
+        picks.wait_for(timeout=60_000)
+        before = explorer_controls(cell)
+        shown_before = picks.text_content().strip()
+        assert shown_before == predicted_line(before), f"before moving λ: shows {shown_before!r} for {before}"
+        # Move λ to whichever end changes the picks (1 is plain relevance, 0 is the most diverse):
+        # focus the slider's handle and press Home or End, as a keyboard user does. (A mouse drag
+        # depends on pixel positions, which shift while offscreen cells are painted in.)
+        ends = {"0.00": dict(before, **{"λ": "0.00"}), "1.00": dict(before, **{"λ": "1.00"})}
+        target = next((end for end, c in ends.items() if predicted_line(c) != shown_before), None)
+        assert target, f"moving λ to 0 or 1 would not change the picks {shown_before!r}: nothing to show"
+        slider = cell.locator(".widget-slider", has=page.locator(".widget-label", has_text="λ"))
+        handle = slider.locator(".noUi-handle")
+        handle.focus()
+        page.keyboard.press("Home" if target == "0.00" else "End")
+        _, shown_after = explorer_settles(cell, target)
+        assert shown_after != shown_before
+        # And back across to the other end: the picks follow the prediction again.
+        other = "1.00" if target == "0.00" else "0.00"
+        page.keyboard.press("End" if other == "1.00" else "Home")
+        explorer_settles(cell, other)
+        wait_for(page, notebook, "the explorer to redraw", lambda s: s["status"] == "idle")
+        page.screenshot(path=str(SCREENSHOTS / "mmr_explorer.png"))
+        close_tabs(page)
+        ok = True
+    finally:
+        shut_down_kernel(lab, notebook)
+        if not ok:
+            lab_page.fresh()
+
+
+# --------------------------------------------------------------------------- live slides (RISE)
+
+def test_rise_renders_a_notebook_as_live_slides(lab: LabServer, lab_page: LabPage):
+    """jupyterlab-rise works in this JupyterLab: its toolbar button renders the notebook as reveal.js slides."""
+    notebook = lab.root / "notebooks" / NOTEBOOKS[0].name
+    page = lab_page.current()
+    ok = False
+    try:
+        open_notebook(page, notebook)
+        assert page.evaluate("() => ['RISE:preview', 'RISE:slideshow'].every("
+                             "c => window.jupyterapp.commands.hasCommand(c))"), "RISE's commands are missing"
+        button = page.locator('.jp-NotebookPanel-toolbar [data-command="RISE:preview"]')
+        assert button.is_visible(), "the RISE button is not in the notebook toolbar"
+        button.click()  # RISE saves first: it writes the served copy, never the repository's notebook
+        frame = page.frame_locator("iframe[src*='/rise/']")
+        frame.locator(".reveal .slides section").first.wait_for(timeout=LOAD_TIMEOUT)
+        page.wait_for_timeout(1000)
+        sections = frame.locator(".reveal .slides > section").count()
+        slides = sum(
+            c.metadata.get("slideshow", {}).get("slide_type") == "slide" for c in _read(notebook).cells
+        )
+        assert sections >= max(slides, 1), f"RISE shows {sections} slides, the notebook marks {slides}"
+        page.screenshot(path=str(SCREENSHOTS / "rise.png"))
+        close_tabs(page, "application:close-all")
+        ok = True
+    finally:
+        shut_down_kernel(lab, notebook)
+        lab_page.fresh() if not ok else None

@@ -1,0 +1,75 @@
+"""docs/instructor-guide.md is generated from the notebooks: it must be current, and its parts right."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import nbformat
+
+from retrieval_lab.nbtools import course_notebooks
+
+ROOT = Path(__file__).resolve().parents[1]
+_spec = importlib.util.spec_from_file_location("retrieval_lab_tools_guide", ROOT / "tools" / "instructor_guide.py")
+guide = sys.modules[_spec.name] = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(guide)
+
+NOTEBOOKS = course_notebooks()
+
+
+def test_the_guide_is_not_stale():
+    current = guide.GUIDE.read_text(encoding="utf-8") if guide.GUIDE.exists() else ""
+    assert current == guide.render(), "docs/instructor-guide.md is stale: run `python tools/instructor_guide.py`"
+
+
+def test_instructor_notes_name_real_notebooks_and_answer_their_questions():
+    assert guide.note_problems() == []
+
+
+def test_every_notebook_has_its_minutes_and_a_section_in_the_guide():
+    text = guide.render()
+    for path in NOTEBOOKS:
+        nb = nbformat.read(path, as_version=4)
+        minutes = nb.metadata["retrieval_lab"]
+        info = guide.read_notebook(path)
+        assert (info.teach, info.exercises_minutes) == (minutes["teach_minutes"], minutes["exercise_minutes"])
+        assert f"### {info.number} · {info.title}" in text
+        assert f"teach {info.teach} min · exercises {info.exercises_minutes} min" in text
+
+
+def test_surprises_come_from_each_notebooks_surprises_section():
+    for path in NOTEBOOKS:
+        nb = nbformat.read(path, as_version=4)
+        has_section = any(
+            c.cell_type == "markdown" and guide._SURPRISE_SECTION.match(line)
+            for c in nb.cells for line in c.source.splitlines()
+        )
+        assert bool(guide.read_notebook(path).surprises) == has_section, path.name
+
+
+def _nb(minutes: int):
+    return guide.Notebook(Path("x.ipynb"), "00", "x", "", [], "", minutes - 10, 10, [], [], [], [])
+
+
+def test_schedule_puts_breaks_between_notebooks_and_stops_at_the_end_of_the_day():
+    rows, rest = guide.schedule([_nb(60)] * 6, guide.HALF_DAY_END, lunch=False)
+    assert [what for _, what, _ in rows] == ["00 · x", "*Break*", "00 · x", "*Break*", "00 · x"]
+    assert rows[0][0] == "09:00–10:00" and rows[-1][0] == "11:30–12:30"
+    assert len(rest) == 3
+
+
+def test_full_day_has_lunch_and_no_trailing_break():
+    rows, rest = guide.schedule([_nb(45)] * 12, guide.FULL_DAY_END, lunch=True)
+    whats = [what for _, what, _ in rows]
+    assert whats.count("**Lunch**") == 1
+    assert whats[-1] != "*Break*"
+    lunch = rows[whats.index("**Lunch**")][0]
+    assert guide.LUNCH_FROM <= int(lunch[:2]) * 60 + int(lunch[3:5]) <= 13 * 60
+    assert int(rows[-1][0][-5:-3]) * 60 + int(rows[-1][0][-2:]) <= guide.FULL_DAY_END
+    assert rest, "twelve 45-minute notebooks do not fit in a day"
+
+
+def test_hints_are_read_from_the_check_cells():
+    assert guide._hint('check_function("E1", f, oracle=g, cases=[1], hint="use yield")') == "use yield"
+    assert guide._hint("print('no hint here')") is None

@@ -1,0 +1,142 @@
+"""Binder links: the README table and every notebook's badge come from pyproject.toml, and agree.
+
+``tools/links.py`` generates them; these tests only check (they never rewrite anything).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from retrieval_lab.nbtools import course_notebooks
+
+ROOT = Path(__file__).resolve().parents[1]
+_spec = importlib.util.spec_from_file_location("retrieval_lab_tools_links", ROOT / "tools" / "links.py")
+links = sys.modules[_spec.name] = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(links)
+
+NOTEBOOKS = course_notebooks()
+REPO = links.repository()
+
+
+@pytest.mark.parametrize("notebook", NOTEBOOKS, ids=[nb.stem for nb in NOTEBOOKS])
+def test_each_notebook_header_has_its_own_binder_link(notebook: Path):
+    assert links.header_problems(notebook, REPO) == []
+
+
+def test_readme_table_and_links_are_generated_from_pyproject():
+    assert links.readme_problems(NOTEBOOKS, REPO) == []
+
+
+def test_readme_table_has_a_launch_link_per_notebook():
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    region = text.split(links.START)[1].split(links.END)[0]
+    for notebook in NOTEBOOKS:
+        assert f"?urlpath=lab/tree/notebooks/{notebook.name})" in region, f"no launch link for {notebook.name}"
+
+
+def test_the_address_lives_in_pyproject_only():
+    """Binder links are built from [tool.retrieval_lab]; the URL shape is Binder's for GitHub."""
+    assert REPO.binder("01_document.ipynb") == (
+        f"https://mybinder.org/v2/gh/{REPO.owner}/{REPO.name}/{REPO.ref}?urlpath=lab/tree/notebooks/01_document.ipynb"
+    )
+    assert f"https://github.com/{REPO.owner}/{REPO.name}" in (ROOT / "pyproject.toml").read_text()
+
+
+# --------------------------------------------------------------------------- the checker itself
+
+def _notebook(tmp_path: Path, header: str, name: str = "01_document.ipynb") -> Path:
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_markdown_cell(header), nbformat.v4.new_code_cell("1")]
+    path = tmp_path / name
+    nbformat.write(nb, path)
+    return path
+
+
+HEADER = "# 01 · Document\n\nOne sentence.\n\n{badge}\n\n**Objectives**: by the end you can\n- a\n"
+
+
+def test_a_notebook_without_a_link_fails_and_write_adds_it(tmp_path):
+    path = _notebook(tmp_path, HEADER.format(badge=""))
+    assert "no Binder link" in links.header_problems(path, REPO)[0]
+    assert links.fix_header(path, REPO)
+    assert links.header_problems(path, REPO) == []
+    assert not links.fix_header(path, REPO), "a second write changes nothing"
+
+
+def test_a_wrong_link_fails_and_write_fixes_only_that_line(tmp_path):
+    wrong = "[![Binder](https://mybinder.org/badge_logo.svg)](https://mybinder.org/v2/gh/someone/fork/dev?urlpath=lab/tree/notebooks/00_the_pipeline.ipynb)"
+    path = _notebook(tmp_path, HEADER.format(badge=wrong))
+    problem = links.header_problems(path, REPO)[0]
+    assert "someone/fork/dev" in problem and REPO.binder(path.name) in problem
+    before = nbformat.read(path, as_version=4)
+    links.fix_header(path, REPO)
+    after = nbformat.read(path, as_version=4)
+    assert after.cells[0].source == before.cells[0].source.replace(wrong, REPO.badge(path.name))
+    assert after.cells[1] == before.cells[1], "code cells and their outputs are never touched"
+
+
+def test_a_link_to_another_notebook_fails(tmp_path):
+    path = _notebook(tmp_path, HEADER.format(badge=REPO.badge("02_loaders.ipynb")))
+    assert "02_loaders.ipynb" in links.header_problems(path, REPO)[0]
+
+
+def test_a_notebook_without_a_markdown_header_is_refused(tmp_path):
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell("1")]
+    path = tmp_path / "03_x.ipynb"
+    nbformat.write(nb, path)
+    assert "not the markdown header" in links.header_problems(path, REPO)[0]
+    with pytest.raises(ValueError, match="markdown header"):
+        links.fix_header(path, REPO)
+
+
+def test_readme_region_is_regenerated_and_stray_links_are_repointed(tmp_path):
+    notebook = _notebook(tmp_path, HEADER.format(badge=REPO.badge("01_document.ipynb")))
+    notebook.parent.joinpath("x").write_text("")
+    stale = "https://mybinder.org/v2/gh/old/place/main?urlpath=lab/tree/notebooks/00_the_pipeline.ipynb"
+    text = f"intro [launch]({stale})\n\n{links.START}\nold table\n{links.END}\n\nafter\n"
+    readme = tmp_path / "README.md"
+    readme.write_text(text)
+    problems = links.readme_problems([notebook], REPO, readme)
+    assert any("old/place" in p for p in problems) and any("out of date" in p for p in problems)
+    new = links.expected_readme(text, [notebook], REPO)
+    assert REPO.binder("00_the_pipeline.ipynb") in new and "old table" not in new and new.endswith("\nafter\n")
+    readme.write_text(new)
+    assert links.readme_problems([notebook], REPO, readme) == []
+
+
+def test_readme_without_markers_is_a_clear_error():
+    with pytest.raises(ValueError, match="notebooks:start"):
+        links.readme_with_table("no markers here", "table")
+
+
+@pytest.mark.parametrize(
+    ("repository", "branch", "message"),
+    [
+        ("https://gitlab.com/a/b", "main", "GitHub address"),
+        ("github.com/a/b", "main", "GitHub address"),
+        ("https://github.com/a/b", "has space", "branch or tag"),
+        ("https://github.com/a/b", None, "branch or tag"),
+    ],
+)
+def test_a_bad_address_in_pyproject_says_what_to_write(tmp_path, repository, branch, message):
+    lines = ["[tool.retrieval_lab]", f"repository = {json.dumps(repository)}"]
+    if branch is not None:
+        lines.append(f"branch = {json.dumps(branch)}")
+    pyproject = tmp_path / "pyproject.toml"
+    pyproject.write_text("\n".join(lines) + "\n")
+    with pytest.raises(ValueError, match=message):
+        links.repository(pyproject)
+
+
+def test_a_workshop_tag_replaces_the_branch_in_every_link(tmp_path):
+    pinned = links.repository(ref="workshop-2025-06-12")
+    assert pinned.binder("00_the_pipeline.ipynb").startswith(
+        f"https://mybinder.org/v2/gh/{REPO.owner}/{REPO.name}/workshop-2025-06-12?"
+    )
