@@ -260,3 +260,15 @@ def test_normalise_makes_stored_outputs_portable():
     assert cell.outputs[1]["traceback"] == ["File site-packages/m.py:1", "File src/m.py:2"]
     assert "execution" not in cell.metadata and "widgets" not in nb.metadata
     assert nb.metadata["kernelspec"]["name"] == "retrieval-lab"
+
+
+def test_lookup_embeddings_returns_copies_and_names_a_missing_text():
+    from retrieval_lab.embeddings import LookupEmbeddings
+
+    table = {"a": [1.0, 0.0]}
+    emb = LookupEmbeddings(table)
+    vector = emb.embed_query("a")
+    vector.append(9.0)
+    assert emb.embed_documents(["a", "a"]) == [[1.0, 0.0], [1.0, 0.0]]
+    with pytest.raises(KeyError, match="no vector for 'b'"):
+        emb.embed_query("b")

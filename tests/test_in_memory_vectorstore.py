@@ -25,23 +25,13 @@ from langchain_core.vectorstores.utils import maximal_marginal_relevance as real
 
 from retrieval_lab.compare import outcome, same_outcome, same_ranking
 from retrieval_lab.embeddings import BagOfWords
+from retrieval_lab.embeddings import LookupEmbeddings as TableEmbeddings
 from retrieval_lab.scratch import Document, InMemoryVectorStore, VectorStore
 from retrieval_lab.scratch import in_memory_vectorstore as scratch_module
 
 UUID4 = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$")
 
 
-class TableEmbeddings:
-    """Embeds a text by looking it up: lets a test choose every vector, ties and zeros included."""
-
-    def __init__(self, table: dict[str, list[float]]) -> None:
-        self.table = table
-
-    def embed_documents(self, texts: list[str]) -> list[list[float]]:
-        return [list(self.table[t]) for t in texts]
-
-    def embed_query(self, text: str) -> list[float]:
-        return list(self.table[text])
 
 
 # Few distinct values: ties between documents and zero vectors are common, which is the point.

@@ -21,10 +21,10 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from langchain_core.documents import Document as RealDocument
-from langchain_core.embeddings import Embeddings as RealEmbeddings
 from langchain_core.vectorstores import InMemoryVectorStore as RealInMemoryVectorStore
 
 from retrieval_lab.compare import outcome, same_outcome, same_ranking, tie_runs
+from retrieval_lab.embeddings import LookupEmbeddings as Table
 from retrieval_lab.scratch.document import Document
 from retrieval_lab.scratch.matrix_vectorstore import MatrixVectorStore
 
@@ -32,17 +32,6 @@ TOL = 1e-6
 ROOT = Path(__file__).resolve().parents[1]
 
 
-class Table(RealEmbeddings):
-    """An embedding that looks each text up in a table: any vectors we like, for both stores."""
-
-    def __init__(self, table: dict[str, list[float]]) -> None:
-        self.table = table
-
-    def embed_documents(self, texts: list[str]) -> list[list[float]]:
-        return [list(self.table[t]) for t in texts]
-
-    def embed_query(self, text: str) -> list[float]:
-        return list(self.table[text])
 
 
 # ----------------------------------------------------------------------------- strategies
@@ -409,7 +398,7 @@ def test_as_retriever_returns_what_the_real_retriever_returns():
         for query in ("t30", "t31", "t32"):
             got = [d.id for d in mine.as_retriever(**kwargs).invoke(query)]
             assert got == [d.id for d in real.as_retriever(**kwargs).invoke(query)]
-    assert mine.as_retriever().tags == ["MatrixVectorStore", "Table"]
+    assert mine.as_retriever().tags == ["MatrixVectorStore", "LookupEmbeddings"]
 
 
 # ----------------------------------------------------------------------------- the benchmark runs

@@ -83,3 +83,29 @@ class BagOfWords(Embeddings):
                 "use embed_query(text) for one text, or embed_documents([text])."
             )
         return [self.embed_query(text) for text in texts]
+
+
+class LookupEmbeddings(Embeddings):
+    """Embed a text by looking its vector up in a table you give.
+
+    For tests and demos that must choose every vector exactly (ties, zero vectors, NaN), and feed
+    the very same vectors to a scratch store and a real one.
+    """
+
+    def __init__(self, table: dict[str, list[float]]) -> None:
+        self.table = table
+
+    def _vector(self, text: str) -> list[float]:
+        try:
+            return list(self.table[text])
+        except KeyError:
+            raise KeyError(
+                f"LookupEmbeddings has no vector for {text!r}: add it to the table "
+                f"(it knows {len(self.table)} texts)."
+            ) from None
+
+    def embed_query(self, text: str) -> list[float]:
+        return self._vector(text)
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        return [self._vector(text) for text in texts]
