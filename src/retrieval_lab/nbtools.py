@@ -231,6 +231,8 @@ def normalise(nb) -> None:
             cell.outputs = _coalesced(cell.outputs)
             for out in cell.get("outputs", []):
                 out.get("metadata", {}).pop("execution", None)
+                # A live widget's model id is random and its state is not stored: keep the text.
+                out.get("data", {}).pop("application/vnd.jupyter.widget-view+json", None)
                 if out.get("output_type") == "error":
                     out["traceback"] = [_portable(line) for line in out["traceback"]]
 
