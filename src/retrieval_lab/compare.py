@@ -217,3 +217,31 @@ def compare_rankings(
 
 def _pair(item: tuple[str, float] | None) -> str:
     return "—" if item is None else f"{item[0]}  {item[1]:.3f}"
+
+
+def ids(value: Any, digits: int = 6) -> str:
+    """A result shown by its documents' ids (and scores rounded to ``digits``), in one line.
+
+    Why: the scratch and the real ``Document`` print differently, but a search is right when it
+    returns the same ids in the same order with the same scores; anything else prints as repr.
+    """
+    if isinstance(value, list) and value and isinstance(value[0], tuple):
+        return repr([(doc.id, round(float(score), digits)) for doc, score in value])
+    if isinstance(value, list) and value and hasattr(value[0], "page_content"):
+        return repr([doc.id for doc in value])
+    return repr(value)
+
+
+def both(call: Callable[[Any], Any], mine: Any, real: Any) -> tuple[Callable[[], Any], Callable[[], Any]]:
+    """The same ``call`` on ``mine`` and on ``real``, as the pair of thunks ``compare_calls`` takes.
+
+    Pass zero-argument factories (``lambda: Store(...)``) instead of objects when each call must
+    start from a fresh store; a class or a factory is recognised by being callable without
+    being a store (it has no ``similarity_search``).
+    """
+
+    def thunk(target: Any) -> Callable[[], Any]:
+        fresh = callable(target) and not hasattr(target, "similarity_search")
+        return lambda: call(target() if fresh else target)
+
+    return thunk(mine), thunk(real)

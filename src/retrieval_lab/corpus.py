@@ -7,6 +7,8 @@ notebook cell change what another store holds.
 
 from __future__ import annotations
 
+from typing import Any
+
 from langchain_core.documents import Document
 
 #: (id, text, metadata) rows: four words of the default BagOfWords vocabulary, in varied mixes, so
@@ -43,11 +45,20 @@ ARTICLE = (
 )
 
 
-def pets_and_code() -> list[Document]:
-    """The six-document corpus most notebooks search (fresh objects each call)."""
-    return [Document(page_content=t, metadata=dict(m), id=i) for i, t, m in PETS_AND_CODE]
+def pets_and_code(doc_class: type = Document) -> list[Any]:
+    """The six-document corpus most notebooks search (fresh objects each call).
+
+    ``doc_class`` lets a notebook build the same corpus from its scratch ``Document``, so the two
+    stores it compares hold equal inputs.
+    """
+    return [doc_class(page_content=t, metadata=dict(m), id=i) for i, t, m in PETS_AND_CODE]
 
 
-def cat_dog_plane() -> list[Document]:
+def pets(doc_class: type = Document) -> list[Any]:
+    """The three-document corpus of notebook 05: two about pets, one about code."""
+    return [doc for doc in pets_and_code(doc_class) if doc.id in ("d1", "d2", "d3")]
+
+
+def cat_dog_plane(doc_class: type = Document) -> list[Any]:
     """Documents whose BagOfWords vectors on the vocabulary (cat, dog) are arrows in the plane."""
-    return [Document(page_content=t, id=i) for i, t in CAT_DOG_PLANE]
+    return [doc_class(page_content=t, id=i) for i, t in CAT_DOG_PLANE]

@@ -1,0 +1,74 @@
+"""Pictures of notebook 00: the pipeline and its scores."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import matplotlib.pyplot as plt
+from matplotlib.figure import Figure
+from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
+
+from retrieval_lab.plots._style import (
+    COLORS,
+    _check_same_length,
+)
+
+
+def score_bars(
+    labels: Sequence[str],
+    scores: Sequence[float],
+    *,
+    title: str = "cosine similarity to the query",
+    highlight: int = 0,
+) -> Figure:
+    """Horizontal bars of cosine scores, best at the top, the ``highlight`` best in colour.
+
+    Cosine lies in [-1, 1], so the axis always spans that range: bars from different queries
+    can be compared by eye.
+    """
+    _check_same_length(labels, scores, "score_bars")
+    order = sorted(range(len(scores)), key=lambda i: -scores[i])
+    fig, ax = plt.subplots(figsize=(6.4, 0.45 * len(labels) + 1.2))
+    ys = list(range(len(order)))[::-1]
+    for rank, (y, i) in enumerate(zip(ys, order, strict=True)):
+        color = COLORS["mine"] if rank < highlight else COLORS["muted"]
+        ax.barh(y, scores[i], color=color)
+        ax.text(
+            scores[i] + (0.02 if scores[i] >= 0 else -0.02), y, f"{scores[i]:.3f}",
+            va="center", ha="left" if scores[i] >= 0 else "right", fontsize=9,
+        )
+    ax.set_yticks(ys, [labels[i] for i in order])
+    ax.set_xlim(-1.05, 1.25)
+    ax.axvline(0, color="black", linewidth=0.8)
+    ax.set_xlabel("cosine similarity")
+    ax.set_title(title)
+    fig.tight_layout()
+    return fig
+
+
+def pipeline_diagram(steps: Sequence[tuple[str, str, str]]) -> Figure:
+    """Boxes joined by arrows: one box per ``(stage, class, what flows out)``.
+
+    Drawn from the data, not pasted as an image, so the picture cannot disagree with the names
+    the notebook uses.
+    """
+    if not steps:
+        raise ValueError("pipeline_diagram: give at least one (stage, class, output) step.")
+    width = 3.2 * len(steps)
+    fig, ax = plt.subplots(figsize=(width, 2.4))
+    ax.set_xlim(0, width)
+    ax.set_ylim(0, 2.4)
+    ax.axis("off")
+    for i, (stage, cls, output) in enumerate(steps):
+        x = 0.2 + 3.2 * i
+        ax.add_patch(FancyBboxPatch((x, 0.9), 2.4, 1.1, boxstyle="round,pad=0.05",
+                                    facecolor="#e8f0fb", edgecolor=COLORS["mine"]))
+        ax.text(x + 1.2, 1.7, stage, ha="center", va="center", fontsize=12, weight="bold")
+        ax.text(x + 1.2, 1.25, cls, ha="center", va="center", fontsize=8.5, family="monospace")
+        ax.text(x + 1.2, 0.45, output, ha="center", va="center", fontsize=8.5,
+                family="monospace", color="#555555")
+        if i + 1 < len(steps):
+            ax.add_patch(FancyArrowPatch((x + 2.45, 1.45), (x + 3.15, 1.45),
+                                         arrowstyle="-|>", mutation_scale=16, color="black"))
+    fig.tight_layout()
+    return fig
