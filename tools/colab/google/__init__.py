@@ -1,0 +1,1 @@
+"""A stand-in for Colab's ``google`` namespace, for ``make colab-check`` only."""
