@@ -272,3 +272,22 @@ def test_lookup_embeddings_returns_copies_and_names_a_missing_text():
     assert emb.embed_documents(["a", "a"]) == [[1.0, 0.0], [1.0, 0.0]]
     with pytest.raises(KeyError, match="no vector for 'b'"):
         emb.embed_query("b")
+
+
+def test_in_thread_copies_the_context_and_turns_stop_iteration_into_runtime_error():
+    import asyncio
+    import contextvars
+
+    from retrieval_lab.concurrency import in_thread
+
+    seen = contextvars.ContextVar("seen", default="unset")
+
+    async def scenario():
+        seen.set("from the caller")
+        value = await in_thread(seen.get)
+        with pytest.raises(RuntimeError):
+            await in_thread(next, iter([]))
+        keyword = await in_thread(sorted, [3, 1, 2], reverse=True)
+        return value, keyword
+
+    assert asyncio.run(scenario()) == ("from the caller", [3, 2, 1])
