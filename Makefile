@@ -7,13 +7,17 @@ BIN    := $(VENV)/bin
 PORT   ?= 8888
 NB     ?=
 # The venv is rebuilt when the pins or the package metadata change: the stamp's name is their hash.
-PINS_HASH := $(shell cat requirements.txt pyproject.toml | $(PYTHON) -c "import hashlib,sys; print(hashlib.sha256(sys.stdin.buffer.read()).hexdigest()[:12])")
+PINS_HASH := $(shell cat requirements.txt requirements/learner.txt pyproject.toml | $(PYTHON) -c "import hashlib,sys; print(hashlib.sha256(sys.stdin.buffer.read()).hexdigest()[:12])")
 STAMP  := $(VENV)/.installed-$(PINS_HASH)
 ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root,)
 PYTEST := $(BIN)/python -m pytest
 NBVAL  := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg
+# numpy's sort breaks ties by the CPU's SIMD code: this list makes it run as a CPU without AVX2
+# would, so a stored output that depends on tie order fails here too (`make test` runs both).
+OTHER_CPU := X86_V3 X86_V4 AVX512_ICL AVX512_SPR
+PY312  ?= $(firstword $(wildcard $(HOME)/.pyenv/versions/3.12*/bin/python3.12) $(shell command -v python3.12))
 
-.PHONY: venv lab test test-one lint execute export check-export help slides bench
+.PHONY: venv lab test quick test-one lint execute export check-export help slides bench site colab-check canary nbval-py312 nbval-other-cpu times
 
 help:
 	@echo "make lab      start JupyterLab on the course (first run builds .venv)"
@@ -21,10 +25,14 @@ help:
 	@echo "make lint     the fast checks: ruff, notebook guards, export sync (no kernel)"
 	@echo "make execute  re-run notebooks in place (NB=notebooks/01_document.ipynb for one)"
 	@echo "make export   write the notebooks' export cells to src/retrieval_lab/scratch/"
+	@echo "make quick    the edit loop (under 30 s): ruff, guards, export sync, unit and equivalence tests"
+	@echo "make site     the course website in build/site (from the stored notebooks, offline)"
+	@echo "make colab-check  run every notebook as on Colab (needs the package registries)"
+	@echo "make canary   the course against the newest langchain-core 1.x -> docs/drift.md"
 
 venv: $(STAMP)
 
-$(STAMP): requirements.txt pyproject.toml
+$(STAMP): requirements.txt requirements/learner.txt pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -r requirements.txt
@@ -40,34 +48,74 @@ lab: venv
 
 lint: venv
 	$(BIN)/ruff check .
-	$(BIN)/python -m retrieval_lab.nbtools guard
-	$(BIN)/python -m retrieval_lab.nbtools check
+	$(BIN)/ruff check --line-length 88 --select E501 notebooks src/retrieval_lab/scratch
+	$(BIN)/python -m tools.nbtools guard
+	$(BIN)/python -m tools.nbtools check
 
 export: venv
-	$(BIN)/python -m retrieval_lab.nbtools export
+	$(BIN)/python -m tools.nbtools export
 
 check-export: venv
-	$(BIN)/python -m retrieval_lab.nbtools check
+	$(BIN)/python -m tools.nbtools check
 
 execute: venv
-	$(BIN)/python -m retrieval_lab.nbtools export
-	$(BIN)/python -m retrieval_lab.nbtools execute $(NB)
+	$(BIN)/python -m tools.nbtools export
+	$(BIN)/python -m tools.nbtools execute $(NB)
 
 test: lint
-	$(PYTEST) $(NBVAL) $(if $(NB),$(NB),tests notebooks)
+	$(PYTEST) $(NBVAL) --durations=10 $(if $(NB),$(NB),tests notebooks)
+	$(MAKE) --no-print-directory nbval-other-cpu
+
+# Strict nbval again, with numpy's sort as another CPU runs it (no output may depend on ties).
+nbval-other-cpu: venv
+	NPY_DISABLE_CPU_FEATURES="$(OTHER_CPU)" $(PYTEST) $(NBVAL) -q $(if $(NB),$(NB),notebooks)
+
+# The edit loop: no kernel, no browser, fewer hypothesis examples (CI always runs the full count).
+quick: venv
+	$(BIN)/ruff check .
+	$(BIN)/ruff check --line-length 88 --select E501 notebooks src/retrieval_lab/scratch
+	$(BIN)/python -m tools.nbtools guard
+	$(BIN)/python -m tools.nbtools check
+	HYPOTHESIS_PROFILE=quick $(PYTEST) tests -q --durations=5 -p no:nbval \
+		--ignore=tests/test_browser.py --ignore=tests/test_site.py \
+		--deselect tests/test_notebooks.py::test_solutions_pass_their_checks
+
+# Strict nbval on Python 3.12 (Binder's and conda's), in .venv-py312 built from the same pins.
+nbval-py312:
+	@test -n "$(PY312)" || (echo "nbval-py312 needs Python 3.12: pyenv install 3.12, or python3.12 on PATH" && exit 2)
+	@test -x .venv-py312/bin/python || $(PY312) -m venv .venv-py312
+	.venv-py312/bin/python -m pip install --quiet -r requirements.txt
+	.venv-py312/bin/python -m pip install --quiet --no-deps -e .
+	.venv-py312/bin/python -m pytest $(NBVAL) -q notebooks
+
+# Teaching time: each notebook's estimate from its content, against what it states.
+times: venv
+	$(BIN)/python -m tools.nbtools times
+
+# The course website, built from the stored notebooks (nothing re-executed) into build/site.
+site: venv
+	$(BIN)/python -m tools.build_site
+
+# Every notebook run as Colab would (a Python 3.12 venv with Colab's versions): needs the registries.
+colab-check: venv
+	$(BIN)/python -m tools.colab_check
+
+# The course against the newest langchain-core/text-splitters below 2.0: writes docs/drift.md.
+canary: venv
+	$(BIN)/python -m tools.canary
 
 # One notebook while you work on it: its guard, its nbval, and the solutions of its exercises.
 test-one: venv
 	@test -n "$(NB)" || (echo "usage: make test-one NB=notebooks/NN_name.ipynb" && exit 2)
-	$(BIN)/python -m retrieval_lab.nbtools guard $(NB)
+	$(BIN)/python -m tools.nbtools guard $(NB)
 	$(PYTEST) $(NBVAL) $(NB)
 	$(PYTEST) tests/test_notebooks.py -k "$(notdir $(basename $(NB)))"
 
 # Offline slides (reveal.js and MathJax inlined, nothing fetched) into build/slides/: tools/slides.py.
 slides: venv
-	$(BIN)/python tools/slides.py export $(NB)
+	$(BIN)/python -m tools.slides export $(NB)
 
-# Search latency against store size (notebook 09): real/scratch InMemoryVectorStore, MatrixVectorStore,
+# Search latency against store size (notebook 10): real/scratch InMemoryVectorStore, MatrixVectorStore,
 # FAISS flat and HNSW, up to 1 000 000 vectors (peak about 5 GB of RAM, a few minutes on 2 idle cores).
 bench: venv
 	$(BIN)/python benchmarks/search_scaling.py

@@ -17,6 +17,10 @@ matplotlib.use("Agg")
 settings.register_profile(
     "course", deadline=None, max_examples=60, suppress_health_check=[HealthCheck.too_slow]
 )
+# `make quick` only: a developer's edit loop with fewer examples. CI and `make test` never use it.
+settings.register_profile(
+    "quick", deadline=None, max_examples=15, suppress_health_check=[HealthCheck.too_slow]
+)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "course"))
 
 

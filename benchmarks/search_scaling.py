@@ -4,7 +4,7 @@ Five stores answer the same single-vector queries over the same random unit vect
 
 - the real ``InMemoryVectorStore`` of langchain-core and notebook 06's scratch copy of it (both
   rebuild a numpy array from Python lists on every query, so they stop at 100 000 vectors);
-- notebook 09's ``MatrixVectorStore`` (one contiguous float32 matrix of unit rows);
+- notebook 10's ``MatrixVectorStore`` (one contiguous float32 matrix of unit rows);
 - FAISS ``IndexFlatIP``: exact search, the anchor every other number is compared with;
 - FAISS ``IndexHNSWFlat``: approximate search, with its recall@10 against the exact answer.
 

@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 from lab_harness import CHROMIUM, ROOT, VENV_BIN, Browser, LabServer, start_browser, start_lab
 
-from retrieval_lab.nbtools import _read, course_notebooks, tags
+from tools.nbtools import _read, course_notebooks, tags
 
 NOTEBOOKS = course_notebooks()
 IDS = [nb.stem for nb in NOTEBOOKS]

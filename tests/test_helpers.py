@@ -243,7 +243,7 @@ def test_normalise_makes_stored_outputs_portable():
     """What make execute stores must not depend on the machine, the path or the load."""
     from nbformat.v4 import new_code_cell, new_notebook, new_output
 
-    from retrieval_lab.nbtools import ROOT, normalise
+    from tools.nbtools import ROOT, normalise
 
     cell = new_code_cell("print('a'); print('b'); 1/0", execution_count=1)
     cell.metadata["execution"] = {"iopub.execute_input": "2026-12-02T10:00:00"}
@@ -291,3 +291,12 @@ def test_in_thread_copies_the_context_and_turns_stop_iteration_into_runtime_erro
         return value, keyword
 
     assert asyncio.run(scenario()) == ("from the caller", [3, 2, 1])
+
+
+def test_compare_rankings_shows_a_tie_in_the_same_order_whatever_order_the_store_gave():
+    from retrieval_lab.compare import compare_rankings
+
+    one = compare_rankings([("d1", 0.9), ("d4", 0.0), ("d3", 0.0)], [("d1", 0.9), ("d3", 0.0), ("d4", 0.0)])
+    other = compare_rankings([("d1", 0.9), ("d3", 0.0), ("d4", 0.0)], [("d1", 0.9), ("d4", 0.0), ("d3", 0.0)])
+    assert str(one) == str(other) and one.all_match
+    assert [row.mine for row in one.rows] == ["d1  0.900", "d3  0.000", "d4  0.000"]

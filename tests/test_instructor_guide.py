@@ -2,25 +2,21 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 
 import nbformat
 
-from retrieval_lab.nbtools import course_notebooks
+from tools import instructor_guide as guide
+from tools.nbtools import course_notebooks
 
 ROOT = Path(__file__).resolve().parents[1]
-_spec = importlib.util.spec_from_file_location("retrieval_lab_tools_guide", ROOT / "tools" / "instructor_guide.py")
-guide = sys.modules[_spec.name] = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(guide)
 
 NOTEBOOKS = course_notebooks()
 
 
 def test_the_guide_is_not_stale():
     current = guide.GUIDE.read_text(encoding="utf-8") if guide.GUIDE.exists() else ""
-    assert current == guide.render(), "docs/instructor-guide.md is stale: run `python tools/instructor_guide.py`"
+    assert current == guide.render(), "docs/instructor-guide.md is stale: run `python -m tools.instructor_guide`"
 
 
 def test_instructor_notes_name_real_notebooks_and_answer_their_questions():

@@ -5,20 +5,16 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 
 import nbformat
 import pytest
 
-from retrieval_lab.nbtools import course_notebooks
+from tools import links
+from tools.nbtools import course_notebooks
 
 ROOT = Path(__file__).resolve().parents[1]
-_spec = importlib.util.spec_from_file_location("retrieval_lab_tools_links", ROOT / "tools" / "links.py")
-links = sys.modules[_spec.name] = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(links)
 
 NOTEBOOKS = course_notebooks()
 REPO = links.repository()

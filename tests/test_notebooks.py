@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from retrieval_lab.checks import CheckResult
-from retrieval_lab.nbtools import _read, course_notebooks, export_problems, guard_problems, tags
+from tools.nbtools import _read, course_notebooks, export_problems, guard_problems, tags
 
 NOTEBOOKS = course_notebooks()
 IDS = [nb.stem for nb in NOTEBOOKS]
@@ -133,3 +133,30 @@ def test_solution_runs_use_a_headless_backend():
 
     assert matplotlib.get_backend().lower() == "agg"
     assert "MPLBACKEND" not in os.environ, "nbval's kernels would inherit it and store no figures"
+
+
+def _hints(source: str) -> list[str]:
+    """The text of every ``hint=`` argument in a check cell (f-string literal parts included)."""
+    import ast
+
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        for keyword in getattr(node, "keywords", []):
+            if keyword.arg == "hint":
+                parts = [n.value for n in ast.walk(keyword.value)
+                         if isinstance(n, ast.Constant) and isinstance(n.value, str)]
+                found.append("".join(parts))
+    return found
+
+
+@pytest.mark.parametrize("notebook", NOTEBOOKS, ids=IDS)
+def test_hints_point_to_the_idea_not_the_code(notebook: Path):
+    """No line of a worked solution (12 characters or more, not a comment) appears in its hint."""
+    cells = _read(notebook).cells
+    for _, check, solution in exercises(notebook):
+        hints = " ".join(_hints(cells[check].source))
+        flat = " ".join(hints.split())
+        for line in solution.splitlines():
+            code = " ".join(line.split())
+            if len(code) >= 12 and not code.startswith(("#", "def ", "return ", "pass")):
+                assert code not in flat, f"{notebook.name}: the hint of check cell {check} gives away {code!r}"

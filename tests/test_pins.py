@@ -49,6 +49,9 @@ def conda_pip_pins(path: Path) -> dict[str, str]:
 
 
 PINS = pins_of(ROOT / "requirements.txt")
+LEARNER = pins_of(ROOT / "requirements" / "learner.txt")
+#: What only the tests, the checks and the website use: never in a learner's environment.
+TEST_ONLY = {"pytest", "nbval", "hypothesis", "ruff", "playwright", "sphinx", "myst-nb"}
 
 
 def test_the_pin_list_has_what_the_course_needs():
@@ -61,12 +64,21 @@ def test_the_pin_list_has_what_the_course_needs():
         assert name in PINS, f"{name} is not pinned"
 
 
-def test_binder_installs_the_same_pins():
-    assert pins_of(ROOT / "binder" / "requirements.txt") == PINS
+def test_binder_installs_the_learner_pins():
+    assert pins_of(ROOT / "binder" / "requirements.txt") == LEARNER
 
 
-def test_conda_installs_the_same_pins():
-    assert conda_pip_pins(ROOT / "environment.yml") == PINS
+def test_conda_installs_the_learner_pins():
+    assert conda_pip_pins(ROOT / "environment.yml") == LEARNER
+
+
+def test_the_full_list_is_the_learner_list_plus_test_tools_at_the_same_versions():
+    assert {name: PINS[name] for name in LEARNER} == LEARNER
+    assert TEST_ONLY <= PINS.keys() - LEARNER.keys()
+
+
+def test_a_learner_environment_has_no_test_tools():
+    assert not TEST_ONLY & LEARNER.keys()
 
 
 def test_binder_and_conda_use_python_312():

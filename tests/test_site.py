@@ -13,7 +13,6 @@ import functools
 import http.server
 import os
 import re
-import sys
 import threading
 from pathlib import Path
 from urllib.parse import urldefrag, urlparse
@@ -21,8 +20,7 @@ from urllib.parse import urldefrag, urlparse
 import pytest
 from lab_harness import CHROMIUM, ROOT, start_browser
 
-sys.path.insert(0, str(ROOT / "tools"))
-import build_site
+from tools import build_site
 
 REQUIRED = os.environ.get("RETRIEVAL_LAB_REQUIRE_BROWSER") == "1"
 _HREF = re.compile(r'(?:href|src)="([^"]+)"')

@@ -14,7 +14,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from retrieval_lab.nbtools import course_notebooks
+from tools.nbtools import course_notebooks
 
 ROOT = Path(__file__).resolve().parents[1]
 _spec = importlib.util.spec_from_file_location("retrieval_lab_tools_slides", ROOT / "tools" / "slides.py")

@@ -164,7 +164,7 @@ def test_embeddings_property_and_retriever_tags_match():
 
 def test_as_retriever_says_notebook_08_when_the_retriever_module_is_missing(monkeypatch):
     monkeypatch.setitem(sys.modules, RETRIEVER_MODULE, None)  # importing it now fails, as if not yet built
-    with pytest.raises(NotImplementedError, match="notebook 08"):
+    with pytest.raises(NotImplementedError, match="notebook 09"):
         Mine(BagOfWords()).as_retriever()
 
 

@@ -29,7 +29,7 @@ def home_page(readme: str) -> str:
     """The site's index: the README's first paragraph and its notebook table, with a toctree."""
     table = _TABLE.search(readme)
     if table is None:
-        raise SystemExit("README.md has no <!-- notebooks:start --> table: run tools/links.py write")
+        raise SystemExit("README.md has no <!-- notebooks:start --> table: run python -m tools.links write")
     intro = readme.split("\n## ", 1)[0]
     rows = table.group(1)
     names = re.findall(r"\]\(notebooks/(\d\d_[a-z0-9_]+)\.ipynb\)", rows)
@@ -71,8 +71,6 @@ def assemble(source: Path) -> Path:
     (source / "docs").mkdir()
     for notebook in sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")):
         _localised(notebook, source / "notebooks" / notebook.name)
-    if (ROOT / "notebooks" / "data").is_dir():
-        shutil.copytree(ROOT / "notebooks" / "data", source / "notebooks" / "data")
     for page in _GUIDES:
         if (ROOT / "docs" / page).exists():
             text = (ROOT / "docs" / page).read_text(encoding="utf-8")
@@ -87,8 +85,7 @@ def assemble(source: Path) -> Path:
 
 def build(output: Path = OUTPUT) -> Path:
     """Assemble and run Sphinx; warnings about the course's own pages fail the build."""
-    sys.path.insert(0, str(ROOT / "tools"))
-    from links import repository
+    from tools.links import repository
 
     repo = repository()
     source = assemble(output.parent / f"{output.name}-src")

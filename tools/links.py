@@ -1,4 +1,4 @@
-"""Binder links: one repository address, every link generated from it, and a check that they agree.
+"""Binder and Colab links: one repository address, every link generated from it, and a check that they agree.
 
 The address lives in one place, ``pyproject.toml``::
 
@@ -10,9 +10,9 @@ From it come the README's notebook table (between ``<!-- notebooks:start -->`` a
 ``<!-- notebooks:end -->``), every other Binder link in the README, and the Binder badge in the
 first cell of each notebook. Commands::
 
-    python tools/links.py check      # what is missing or wrong (exit 1 if anything); tests run this
-    python tools/links.py write      # regenerate the README table and fix every badge and link
-    python tools/links.py workshop --ref v2025.03   # links pinned to a tag, to hand out in a workshop
+    python -m tools.links check      # what is missing or wrong (exit 1 if anything); tests run this
+    python -m tools.links write      # regenerate the README table and fix every badge and link
+    python -m tools.links workshop --ref v2025.03   # links pinned to a tag, to hand out in a workshop
 
 ``write`` only edits the markdown of a notebook's first cell (no outputs change, nothing to
 re-execute), and only when you run it.
@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import re
-import sys
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,11 +30,28 @@ ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
 START, END = "<!-- notebooks:start -->", "<!-- notebooks:end -->"
 BADGE_IMAGE = "https://mybinder.org/badge_logo.svg"
+COLAB_IMAGE = "https://colab.research.google.com/assets/colab-badge.svg"
+COLAB_TAG = "colab-setup"
+#: Import names a notebook may use -> the pinned distribution Colab must install for it. Colab's
+#: own numpy, matplotlib and ipywidgets are kept: pinning its numpy forces a runtime restart.
+COLAB_INSTALLS = {
+    "langchain_core": "langchain-core",
+    "langchain_text_splitters": "langchain-text-splitters",
+    "langchain_qdrant": "langchain-qdrant",
+    "qdrant_client": "qdrant-client",
+    "langchain_tests": "langchain-tests",
+    "faiss": "faiss-cpu",
+    "hypothesis": "hypothesis",
+}
 _GITHUB = re.compile(r"^https://github\.com/([A-Za-z0-9_.-]+)/([A-Za-z0-9_.-]+?)(?:\.git)?/?$")
 _REF = re.compile(r"^[A-Za-z0-9._/-]+$")
 # Any Binder launch link for a GitHub repository: the part up to the ref, then the rest.
 _BINDER_LINK = re.compile(r"https://mybinder\.org/v2/gh/[^/\s)]+/[^/\s)]+/[^?\s)]+(?P<rest>\?[^\s)]*)?")
-_BADGE_LINE = re.compile(r"^\[!\[[^\]]*\]\([^)]*mybinder\.org[^)]*\)\]\([^)]*\)[ \t]*$", re.M)
+_BADGE_LINE = re.compile(
+    r"^\[!\[[^\]]*\]\([^)]*mybinder\.org[^)]*\)\]\([^)]*\)"
+    r"(?:[ \t]+\[!\[[^\]]*\]\([^)]*colab[^)]*\)\]\([^)]*\))?[ \t]*$",
+    re.M,
+)
 _TITLE = re.compile(r"^#\s+(\d\d)\s*·\s*(.+?)\s*$", re.M)
 
 
@@ -52,8 +68,17 @@ class Repository:
         base = f"https://mybinder.org/v2/gh/{self.owner}/{self.name}/{self.ref}"
         return f"{base}?urlpath=lab/tree/notebooks/{notebook}" if notebook else base
 
+    def colab(self, notebook: str) -> str:
+        """Colab opens a notebook straight from GitHub at the same ref."""
+        return f"https://colab.research.google.com/github/{self.owner}/{self.name}/blob/{self.ref}/notebooks/{notebook}"
+
+    def install_source(self) -> str:
+        """What pip installs the helper package from on Colab: this repository at this ref."""
+        return f"git+https://github.com/{self.owner}/{self.name}@{self.ref}"
+
     def badge(self, notebook: str) -> str:
-        return f"[![Binder]({BADGE_IMAGE})]({self.binder(notebook)})"
+        binder = f"[![Binder]({BADGE_IMAGE})]({self.binder(notebook)})"
+        return f"{binder} [![Open In Colab]({COLAB_IMAGE})]({self.colab(notebook)})"
 
 
 def repository(pyproject: Path = ROOT / "pyproject.toml", ref: str | None = None) -> Repository:
@@ -83,8 +108,7 @@ def _read(path: Path):
 
 
 def _notebooks() -> list[Path]:
-    sys.path.insert(0, str(ROOT / "src"))
-    from retrieval_lab.nbtools import course_notebooks
+    from tools.nbtools import course_notebooks
 
     return course_notebooks()
 
@@ -98,12 +122,12 @@ def header_problems(notebook: Path, repo: Repository) -> list[str]:
     links = [m.group(0) for m in _BINDER_LINK.finditer(header)]
     expected = repo.binder(notebook.name)
     if not links:
-        return [f"{notebook.name}: the header has no Binder link; run `python tools/links.py write`."]
+        return [f"{notebook.name}: the header has no Binder link; run `python -m tools.links write`."]
     wrong = [link for link in links if link != expected]
     if wrong:
         return [
             f"{notebook.name}: the header's Binder link is {wrong[0]}, expected {expected}; "
-            "run `python tools/links.py write`."
+            "run `python -m tools.links write`."
         ]
     if repo.badge(notebook.name) not in header:
         return [f"{notebook.name}: the Binder link is not the badge line {repo.badge(notebook.name)}."]
@@ -135,6 +159,94 @@ def fix_header(notebook: Path, repo: Repository) -> bool:
     return True
 
 
+# --------------------------------------------------------------------------- Colab setup cell
+
+def pins(requirements: Path = ROOT / "requirements.txt") -> dict[str, str]:
+    """``name -> version`` from the exact pins, following ``-r`` includes."""
+    found: dict[str, str] = {}
+    for raw in requirements.read_text(encoding="utf-8").splitlines():
+        line = raw.split("#", 1)[0].strip()
+        if line.startswith("-r"):
+            found.update(pins(requirements.parent / line[2:].strip()))
+        elif "==" in line:
+            name, version = line.split("==", 1)
+            found[name.strip().lower().replace("_", "-")] = version.strip().split(";")[0].strip()
+    return found
+
+
+def colab_packages(notebook: Path) -> list[str]:
+    """The pinned packages this notebook imports that Colab does not already have."""
+    code = "\n".join(c.source for c in _read(notebook).cells if c.cell_type == "code")
+    imported = set(re.findall(r"^\s*(?:from|import)\s+([A-Za-z_][A-Za-z0-9_]*)", code, re.M))
+    pinned = pins()
+    wanted = ["langchain-core", "langchain-text-splitters"]
+    wanted += [dist for name, dist in COLAB_INSTALLS.items() if name in imported and dist not in wanted]
+    return [f"{dist}=={pinned[dist]}" for dist in wanted if dist in pinned]
+
+
+def colab_cell_source(notebook: Path, repo: Repository) -> str:
+    """The first code cell: on Colab it installs what is missing; anywhere else it does nothing."""
+    packages = colab_packages(notebook)
+    listed = "\n".join(f"        \"{p}\"," for p in packages)
+    return f"""# Colab only: install the course's pinned packages (elsewhere this cell does nothing).
+import importlib.util
+import os
+import subprocess
+import sys
+
+try:
+    import google.colab  # only Colab has it
+
+    on_colab = True
+except ImportError:
+    on_colab = False
+if on_colab and not importlib.util.find_spec("retrieval_lab"):
+    print("Colab: installing the course's packages, about a minute the first time...")
+    course = os.environ.get("RETRIEVAL_LAB_INSTALL_SOURCE") or (
+        "{repo.install_source()}"
+    )
+    packages = [
+{listed}
+    ]
+    pip = [sys.executable, "-m", "pip", "install", "--quiet"]
+    subprocess.run([*pip, *packages], check=True)
+    subprocess.run([*pip, "--no-deps", course], check=True)
+    importlib.invalidate_caches()
+    print("Colab: ready.")"""
+
+
+def colab_cell_problems(notebook: Path, repo: Repository) -> list[str]:
+    cells = _read(notebook).cells
+    setup = [i for i, c in enumerate(cells) if COLAB_TAG in c.get("metadata", {}).get("tags", [])]
+    first_code = next((i for i, c in enumerate(cells) if c.cell_type == "code"), None)
+    if not setup:
+        return [f"{notebook.name}: no Colab setup cell (tag {COLAB_TAG}); run `python -m tools.links write`."]
+    if setup[0] != first_code:
+        return [f"{notebook.name}: the Colab setup cell must be the first code cell."]
+    if cells[setup[0]].source != colab_cell_source(notebook, repo):
+        return [f"{notebook.name}: the Colab setup cell is out of date; run `python -m tools.links write`."]
+    return []
+
+
+def fix_colab_cell(notebook: Path, repo: Repository) -> bool:
+    """Insert or refresh the Colab setup cell before the first code cell (re-execute afterwards)."""
+    import nbformat
+
+    nb = _read(notebook)
+    wanted = colab_cell_source(notebook, repo)
+    tagged = [c for c in nb.cells if COLAB_TAG in c.get("metadata", {}).get("tags", [])]
+    if tagged:
+        if tagged[0].source == wanted:
+            return False
+        tagged[0].source = wanted
+    else:
+        cell = nbformat.v4.new_code_cell(wanted, metadata={"tags": [COLAB_TAG]})
+        at = next((i for i, c in enumerate(nb.cells) if c.cell_type == "code"), len(nb.cells))
+        nb.cells.insert(at, cell)
+    nbformat.write(nb, notebook)
+    return True
+
+
 # --------------------------------------------------------------------------- README
 
 def title_of(nb) -> tuple[str, str]:
@@ -149,8 +261,7 @@ def built_classes(notebook: Path) -> list[str]:
     """The classes the notebook exports to ``retrieval_lab.scratch``, in the order it defines them."""
     import ast
 
-    sys.path.insert(0, str(ROOT / "src"))
-    from retrieval_lab.nbtools import exported_source
+    from tools.nbtools import exported_source
 
     source = exported_source(notebook)
     if source is None:
@@ -201,14 +312,15 @@ def readme_problems(notebooks: list[Path], repo: Repository, readme: Path = READ
     except ValueError as exc:
         return [*problems, f"README.md: {exc}"]
     if wanted != text:
-        problems.append("README.md: the notebook table is out of date; run `python tools/links.py write`.")
+        problems.append("README.md: the notebook table is out of date; run `python -m tools.links write`.")
     return problems
 
 
 def all_problems(notebooks: list[Path] | None = None, repo: Repository | None = None) -> list[str]:
     notebooks = _notebooks() if notebooks is None else notebooks
     repo = repository() if repo is None else repo
-    return [p for nb in notebooks for p in header_problems(nb, repo)] + readme_problems(notebooks, repo)
+    per_notebook = [p for nb in notebooks for p in header_problems(nb, repo) + colab_cell_problems(nb, repo)]
+    return per_notebook + readme_problems(notebooks, repo)
 
 
 # --------------------------------------------------------------------------- CLI
@@ -228,12 +340,15 @@ def main(argv: list[str] | None = None) -> int:
         print(f"Binder, pinned to {args.ref}: {repo.binder()}")
         for path in notebooks:
             print(f"  {path.name}: {repo.binder(path.name)}")
+            print(f"  {' ' * len(path.name)}  {repo.colab(path.name)}")
         return 0
     repo = repository()
     if args.command == "write":
         for path in notebooks:
             if fix_header(path, repo):
-                print(f"links: fixed the Binder badge of {path.relative_to(ROOT)}")
+                print(f"links: fixed the launch badges of {path.relative_to(ROOT)}")
+            if fix_colab_cell(path, repo):
+                print(f"links: wrote the Colab setup cell of {path.relative_to(ROOT)} (re-execute it)")
         text = README.read_text(encoding="utf-8")
         new = expected_readme(text, notebooks, repo)
         if new != text:

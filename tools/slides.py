@@ -2,7 +2,7 @@
 
 Two jobs, one file:
 
-``python tools/slides.py mark notebooks/00_the_pipeline.ipynb …``
+``python -m tools.slides mark notebooks/00_the_pipeline.ipynb …``
     Give every cell of the named notebooks a ``slideshow`` slide type, so the notebook can be
     presented as live slides in JupyterLab (jupyterlab-rise: the *Render as Reveal Slideshow*
     button, or Alt+R): a new slide at the title and at each ``##`` heading, a sub-slide (down
@@ -12,7 +12,7 @@ Two jobs, one file:
     nbval and the stored outputs are unaffected and no re-execution is needed. Name the notebooks
     explicitly (or ``--all``): it rewrites the files, so run it on finished notebooks only.
 
-``python tools/slides.py export [--out build/slides] [notebooks…]`` (``make slides``)
+``python -m tools.slides export [--out build/slides] [notebooks…]`` (``make slides``)
     ``jupyter nbconvert --to slides`` through the template in ``tools/nbconvert-templates/``:
     reveal.js 4.0.2 (the version nbconvert 7 loads from unpkg.com by default) and, for a
     notebook with math, MathJax 3.2.2, both vendored from the npm registry and **inlined**, so
@@ -20,14 +20,13 @@ Two jobs, one file:
     nbconvert's own ``--SlidesExporter.reveal_url_prefix`` can point reveal.js at a local folder,
     but the stock template would still load jQuery, require.js, mermaid and MathJax from CDNs.
 
-``python tools/slides.py check`` lists course notebooks whose cells have no slide type.
+``python -m tools.slides check`` lists course notebooks whose cells have no slide type.
 """
 
 from __future__ import annotations
 
 import argparse
 import re
-import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -51,8 +50,7 @@ _NETWORK = re.compile(
 
 
 def _notebooks():
-    sys.path.insert(0, str(ROOT / "src"))
-    from retrieval_lab.nbtools import course_notebooks
+    from tools.nbtools import course_notebooks
 
     return course_notebooks()
 
@@ -174,7 +172,7 @@ def main(argv: list[str] | None = None) -> int:
     missing = {nb.name: unmarked(nb) for nb in _notebooks()}
     missing = {name: cells for name, cells in missing.items() if cells}
     for name, cells in missing.items():
-        print(f"{name}: {len(cells)} cell(s) without a slide type: run `python tools/slides.py mark notebooks/{name}`")
+        print(f"{name}: {len(cells)} cell(s) without a slide type: run `python -m tools.slides mark notebooks/{name}`")
     if not missing:
         print("slides: every course notebook has slide metadata")
     return 0

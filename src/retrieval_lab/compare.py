@@ -196,7 +196,13 @@ def compare_rankings(
     title: str = "ranking: mine vs real",
     tol: float = 1e-9,
 ) -> Comparison:
-    """A row per rank: id and score from each side; ✓ when they agree under the tie rule."""
+    """A row per rank: id and score from each side; ✓ when they agree under the tie rule.
+
+    Within a run of tied scores each side is shown sorted by id: the order a store gives tied
+    documents depends on how numpy's sort breaks ties on this CPU, so it is not part of the
+    result, and a printed table must not depend on it.
+    """
+    mine, real = _ties_sorted(mine, tol), _ties_sorted(real, tol)
     rows = []
     runs = tie_runs([s for _, s in real], tol)
     length = max(len(mine), len(real))
@@ -213,6 +219,14 @@ def compare_rankings(
         label = f"#{rank + 1}" + (" (tie)" if run[1] - run[0] > 1 else "")
         rows.append(Row(label, _pair(a), _pair(b), ok))
     return Comparison(tuple(rows), title)
+
+
+def _ties_sorted(ranking: Sequence[tuple[str, float]], tol: float) -> list[tuple[str, float]]:
+    """The ranking with each run of tied scores put in id order (a machine-independent order)."""
+    out: list[tuple[str, float]] = []
+    for start, end in tie_runs([score for _, score in ranking], tol):
+        out += sorted(ranking[start:end], key=lambda pair: str(pair[0]))
+    return out
 
 
 def _pair(item: tuple[str, float] | None) -> str:

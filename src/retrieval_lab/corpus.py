@@ -7,6 +7,9 @@ notebook cell change what another store holds.
 
 from __future__ import annotations
 
+import shutil
+from importlib.resources import as_file, files
+from pathlib import Path
 from typing import Any
 
 from langchain_core.documents import Document
@@ -62,3 +65,19 @@ def pets(doc_class: type = Document) -> list[Any]:
 def cat_dog_plane(doc_class: type = Document) -> list[Any]:
     """Documents whose BagOfWords vectors on the vocabulary (cat, dog) are arrows in the plane."""
     return [doc_class(page_content=t, id=i) for i, t in CAT_DOG_PLANE]
+
+
+def course_data(folder: str | Path = "data") -> Path:
+    """The course's small files (notebook 02 loads them), as a folder next to the notebook.
+
+    They ship inside the package, so a pip-installed course (Colab, a fresh clone) has them; the
+    first call copies any that are missing into ``folder``, and the path returned stays
+    relative, so a loaded document's ``source`` reads ``data/cats.txt`` on every machine.
+    """
+    target = Path(folder)
+    with as_file(files("retrieval_lab") / "data") as shipped:
+        for item in sorted(Path(shipped).iterdir()):
+            if item.is_file() and not (target / item.name).exists():
+                target.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(item, target / item.name)
+    return target

@@ -1,0 +1,91 @@
+"""The notebook guard's course rules, each shown failing on a small notebook made here."""
+
+from __future__ import annotations
+
+import traceback
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from tools import nbtools
+
+
+def notebook(tmp_path: Path, code: list[str], prose: str = "Some words.", teach: int = 5) -> Path:
+    """A stored, executed notebook that passes every guard unless ``code`` breaks a rule."""
+    header = f"# 99 · Test\n\n**Time**: teach {teach} min · exercises 5 min\n\n{prose}"
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {"name": nbtools.KERNEL_NAME, "display_name": "x", "language": "python"}
+    nb.metadata["retrieval_lab"] = {"teach_minutes": teach, "exercise_minutes": 5}
+    nb.cells = [nbformat.v4.new_markdown_cell(header)]
+    for count, source in enumerate(code, start=1):
+        cell = nbformat.v4.new_code_cell(source, execution_count=count)
+        nb.cells.append(cell)
+    path = tmp_path / "99_test.ipynb"
+    nbformat.write(nb, path)
+    return path
+
+
+def test_a_compliant_notebook_passes(tmp_path):
+    assert nbtools.guard_problems(notebook(tmp_path, ["x = 1", "print(x)"])) == []
+
+
+def test_a_31_line_cell_fails(tmp_path):
+    long_cell = "\n".join(f"x{i} = {i}" for i in range(31))
+    problems = nbtools.guard_problems(notebook(tmp_path, [long_cell], teach=5))
+    assert any("31 lines" in p and "limit is 30" in p for p in problems), problems
+
+
+def test_a_30_line_cell_passes(tmp_path):
+    cell = "\n".join(f"x{i} = {i}" for i in range(30))
+    assert nbtools.guard_problems(notebook(tmp_path, [cell], teach=5)) == []
+
+
+def test_an_89_character_line_fails(tmp_path):
+    problems = nbtools.guard_problems(notebook(tmp_path, ["x = '" + "a" * 83 + "'"]))
+    assert any("over 88 characters" in p for p in problems), problems
+
+
+def test_a_stated_time_under_the_estimate_fails(tmp_path):
+    prose = " ".join(["word"] * 1200)  # 8 minutes of reading: the estimate is 10
+    problems = nbtools.guard_problems(notebook(tmp_path, ["x = 1"], prose=prose, teach=5))
+    assert any("needs at least 10" in p for p in problems), problems
+
+
+def test_header_and_metadata_must_agree_on_the_time(tmp_path):
+    path = notebook(tmp_path, ["x = 1"])
+    nb = nbformat.read(path, as_version=4)
+    nb.metadata["retrieval_lab"]["teach_minutes"] = 15
+    nbformat.write(nb, path)
+    assert any("states None" in p for p in nbtools.guard_problems(path))
+
+
+@pytest.mark.parametrize(
+    ("words", "code_lines", "expected"),
+    [(0, 0, 5), (150, 15, 5), (751, 0, 10), (1500, 150, 20), (3000, 151, 35)],
+)
+def test_the_estimate_is_words_over_150_plus_code_over_15_rounded_up_to_5(words, code_lines, expected):
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_markdown_cell(" ".join(["w"] * words))]
+    nb.cells.append(nbformat.v4.new_code_cell("\n".join(["x = 1"] * code_lines)))
+    assert nbtools.teach_estimate(nb) == expected
+
+
+def test_every_course_notebook_states_an_honest_time():
+    for path in nbtools.course_notebooks():
+        nb = nbformat.read(path, as_version=4)
+        stated = nbtools.stated_teach_minutes(nb)
+        assert stated is not None and stated >= nbtools.teach_estimate(nb), path.name
+
+
+def test_a_traceback_from_a_scratch_class_names_its_notebook_cell():
+    from retrieval_lab.scratch import Document
+
+    with pytest.raises(TypeError) as raised:
+        Document(page_content=3)
+    frame = traceback.extract_tb(raised.value.__traceback__)[-1]
+    where = nbtools.cell_of(Path(frame.filename), frame.lineno)
+    assert where is not None and where.startswith("notebooks/01_document.ipynb, cell ")
+    index = int(where.rsplit(" ", 1)[1])
+    cell = nbformat.read(nbtools.NOTEBOOKS / "01_document.ipynb", as_version=4).cells[index]
+    assert "export" in nbtools.tags(cell) and frame.line.strip() in cell.source
