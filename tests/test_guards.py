@@ -89,3 +89,19 @@ def test_a_traceback_from_a_scratch_class_names_its_notebook_cell():
     index = int(where.rsplit(" ", 1)[1])
     cell = nbformat.read(nbtools.NOTEBOOKS / "01_document.ipynb", as_version=4).cells[index]
     assert "export" in nbtools.tags(cell) and frame.line.strip() in cell.source
+
+
+def test_export_refuses_two_private_helpers_of_one_name_with_different_bodies(tmp_path):
+    def exporting(name: str, source: str) -> Path:
+        nb = nbformat.v4.new_notebook()
+        nb.cells = [nbformat.v4.new_code_cell(source, metadata={"tags": ["export"]})]
+        path = tmp_path / name
+        nbformat.write(nb, path)
+        return path
+
+    same = "def _helper(x):\n    return x + 1\n"
+    first, second = exporting("01_a.ipynb", same), exporting("02_b.ipynb", same + "\n# a comment\n")
+    nbtools.planned_exports([first, second])  # the same body twice is allowed (comments are not code)
+    third = exporting("03_c.ipynb", "def _helper(x):\n    return x + 2\n")
+    with pytest.raises(ValueError, match=r"_helper is defined in both 01_a\.ipynb and 03_c\.ipynb"):
+        nbtools.planned_exports([first, third])

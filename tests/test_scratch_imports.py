@@ -22,3 +22,13 @@ def test_scratch_does_not_import_langchain():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "", f"retrieval_lab.scratch imported {out.stdout.strip()}"
+
+
+def test_the_learner_package_imports_nothing_of_the_maintainers_tools():
+    """Layers: notebooks -> scratch -> helpers -> tools, with no arrow back into tools/."""
+    code = (
+        "import sys, retrieval_lab, retrieval_lab.scratch, retrieval_lab.plots, retrieval_lab.checks\n"
+        "print(','.join(sorted(m for m in sys.modules if m == 'tools' or m.startswith('tools.'))))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "", f"retrieval_lab imported {out.stdout.strip()}"

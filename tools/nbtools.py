@@ -103,10 +103,22 @@ def public_names(source: str) -> list[str]:
     ]
 
 
+def private_helpers(source: str) -> dict[str, str]:
+    """Top-level ``_name`` functions and their bodies (as an AST dump, blind to comments)."""
+    return {
+        node.name: ast.dump(ast.Module(body=node.body, type_ignores=[]))
+        for node in ast.parse(source).body
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+        and node.name.startswith("_") and not node.name.startswith("__")
+        and not _added_to_a_class(node)
+    }
+
+
 def planned_exports(notebooks: Iterable[Path] | None = None) -> dict[Path, str]:
     """Every file under ``scratch/`` as the notebooks say it should be."""
     files: dict[Path, str] = {}
     owners: dict[str, str] = {}
+    helpers: dict[str, tuple[str, str]] = {}
     init_lines: list[str] = []
     all_names: list[str] = []
     for nb in notebooks if notebooks is not None else course_notebooks():
@@ -114,6 +126,13 @@ def planned_exports(notebooks: Iterable[Path] | None = None) -> dict[Path, str]:
         if source is None:
             continue
         module = module_name(nb)
+        for name, body in private_helpers(source).items():
+            seen = helpers.setdefault(name, (nb.name, body))
+            if seen[1] != body:
+                raise ValueError(
+                    f"{name} is defined in both {seen[0]} and {nb.name} with different bodies: "
+                    "write it once (a helper module, or the earlier notebook) and import it."
+                )
         names = public_names(source)
         for name in names:
             if name in owners:

@@ -3,13 +3,10 @@
 # Each part starts with `# %% <notebook>, cell K` (K counts every cell from 0).
 
 # %% notebooks/04_embeddings.ipynb, cell 5
-import asyncio
 import warnings
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
-from contextvars import copy_context
-from functools import partial
-from typing import Any, TypeVar
+from collections.abc import Sequence
+from typing import TypeVar
 
 import numpy as np
 
@@ -38,20 +35,9 @@ class Embeddings(ABC):
 _T = TypeVar("_T")
 
 
-async def _in_thread(func: Callable[..., _T], *args: Any) -> _T:
-    """Run a blocking call in the event loop's default thread pool (context copied), as
-    langchain-core does.
-    """
-
-    def call() -> _T:
-        try:
-            return func(*args)
-        except StopIteration as exc:  # an asyncio Future cannot carry StopIteration
-            raise RuntimeError from exc
-
-    return await asyncio.get_running_loop().run_in_executor(
-        None, partial(copy_context().run, call)
-    )
+# Runs the sync twin in a worker thread, as langchain-core does: written once for
+# the course, in retrieval_lab.concurrency (context copied, StopIteration wrapped).
+from retrieval_lab.concurrency import in_thread as _in_thread
 
 
 async def _aembed_documents(self: Embeddings, texts: list[str]) -> list[list[float]]:

@@ -3,13 +3,10 @@
 # Each part starts with `# %% <notebook>, cell K` (K counts every cell from 0).
 
 # %% notebooks/02_loaders.ipynb, cell 7
-import asyncio
 import contextlib
 import mimetypes
 from abc import ABC, abstractmethod
-from collections.abc import AsyncIterator, Callable, Iterator, Mapping
-from contextvars import copy_context
-from functools import partial
+from collections.abc import AsyncIterator, Iterator, Mapping
 from io import BufferedReader, BytesIO
 from pathlib import Path, PurePath
 from typing import Any, Protocol, TypeVar
@@ -53,25 +50,9 @@ class BaseLoader(ABC):  # noqa: B024
 _T = TypeVar("_T")
 
 
-async def _in_thread(func: Callable[..., _T], *args: Any) -> _T:
-    """Run a blocking call in the event loop's default thread pool, as langchain-core
-    does.
-
-    The context is copied, so context variables set by the caller are seen in the
-    thread; a
-    StopIteration becomes a RuntimeError, because an asyncio Future cannot carry
-    StopIteration.
-    """
-
-    def call() -> _T:
-        try:
-            return func(*args)
-        except StopIteration as exc:
-            raise RuntimeError from exc
-
-    return await asyncio.get_running_loop().run_in_executor(
-        None, partial(copy_context().run, call)
-    )
+# Runs the sync twin in a worker thread, as langchain-core does: written once for
+# the course, in retrieval_lab.concurrency (context copied, StopIteration wrapped).
+from retrieval_lab.concurrency import in_thread as _in_thread
 
 
 # %% notebooks/02_loaders.ipynb, cell 21

@@ -3,8 +3,6 @@
 # Each part starts with `# %% <notebook>, cell K` (K counts every cell from 0).
 
 # %% notebooks/05_vectorstore.ipynb, cell 5
-import asyncio
-import functools
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Sequence
 from itertools import cycle
@@ -18,12 +16,9 @@ VST = TypeVar("VST", bound="VectorStore")
 _RETRIEVER_MODULE = "retrieval_lab.scratch.vectorstore_retriever"
 
 
-async def _in_thread(func: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-    """Run a blocking method in the default thread pool: how every async twin works by
-    default.
-    """
-    loop = asyncio.get_running_loop()
-    return await loop.run_in_executor(None, functools.partial(func, *args, **kwargs))
+# Runs the sync twin in a worker thread, as langchain-core does: written once for
+# the course, in retrieval_lab.concurrency (context copied, StopIteration wrapped).
+from retrieval_lab.concurrency import in_thread as _in_thread
 
 
 # %% notebooks/05_vectorstore.ipynb, cell 7
