@@ -105,3 +105,15 @@ def test_export_refuses_two_private_helpers_of_one_name_with_different_bodies(tm
     third = exporting("03_c.ipynb", "def _helper(x):\n    return x + 2\n")
     with pytest.raises(ValueError, match=r"_helper is defined in both 01_a\.ipynb and 03_c\.ipynb"):
         nbtools.planned_exports([first, third])
+
+
+def test_a_picture_without_alt_text_fails_and_one_with_it_passes(tmp_path):
+    path = notebook(tmp_path, ["x = 1"])
+    nb = nbformat.read(path, as_version=4)
+    picture = nbformat.v4.new_output("display_data", data={"image/png": "iVBORw0KGgo=", "text/plain": "x"})
+    nb.cells[1].outputs = [picture]
+    nbformat.write(nb, path)
+    assert any("no alt text" in p for p in nbtools.guard_problems(path))
+    nb.cells[1].outputs[0].metadata = {"image/png": {"alt": "a red dot"}}
+    nbformat.write(nb, path)
+    assert nbtools.guard_problems(path) == []

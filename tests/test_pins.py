@@ -101,3 +101,9 @@ def test_make_installs_from_the_pin_list():
 @pytest.mark.parametrize("name", sorted(PINS))
 def test_this_environment_has_the_pinned_version(name: str):
     assert version(name) == PINS[name], f"{name}: installed {version(name)}, pinned {PINS[name]}; run make"
+
+
+def test_the_versions_notebook_00_checks_are_the_pinned_ones():
+    from retrieval_lab import TAUGHT
+
+    assert {name: LEARNER[name] for name in TAUGHT} == TAUGHT

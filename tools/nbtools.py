@@ -290,6 +290,14 @@ def guard_problems(notebook: Path) -> list[str]:
                 f"{name}: cell {i} ignores its output; only live widgets (tag widget) and "
                 "timings (tag timing) may - make the output deterministic instead."
             )
+        for output in cell.get("outputs", []):
+            if "image/png" in output.get("data", {}):
+                alt = output.get("metadata", {}).get("image/png", {}).get("alt", "")
+                if not str(alt).strip():
+                    problems.append(
+                        f"{name}: cell {i} shows a picture with no alt text: display it with "
+                        "retrieval_lab.plots.show(fig, alt='what it shows')."
+                    )
         if cell.cell_type == "code" and "execution" in cell.get("metadata", {}):
             problems.append(f"{name}: cell {i} stores timing metadata: run `make execute` to strip it.")
     for i, cell in enumerate(nb.cells):

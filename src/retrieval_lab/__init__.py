@@ -9,7 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["BagOfWords"]
+__all__ = ["TAUGHT", "BagOfWords"]
+
+#: The versions of the library the course teaches, as pinned in requirements/learner.txt (a test
+#: keeps them equal). Notebook 00 compares them with what is installed, on any machine.
+TAUGHT = {"langchain-core": "1.6.2", "langchain-text-splitters": "1.1.2"}
 
 
 def __getattr__(name: str) -> Any:
