@@ -50,7 +50,12 @@ _BADGE = re.compile(r"\[!\[([^\]]+)\]\(https://[^)]+\.(?:svg|png)\)\]\((https://
 
 def without_remote_badges(markdown: str) -> str:
     """Badge images load from Binder's and Colab's servers: on the site they become text links."""
-    return _BADGE.sub(lambda m: f"[Open on {m.group(1)}]({m.group(2)})", markdown)
+    return _BADGE.sub(lambda m: f"[{_launch_text(m.group(1))}]({m.group(2)})", markdown)
+
+
+def _launch_text(alt: str) -> str:
+    """'Binder' -> 'Open on Binder'; 'Open In Colab' stays as it is."""
+    return alt if alt.lower().startswith("open") else f"Open on {alt}"
 
 
 def _localised(notebook: Path, target: Path) -> None:

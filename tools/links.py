@@ -223,9 +223,19 @@ def colab_cell_problems(notebook: Path, repo: Repository) -> list[str]:
         return [f"{notebook.name}: no Colab setup cell (tag {COLAB_TAG}); run `python -m tools.links write`."]
     if setup[0] != first_code:
         return [f"{notebook.name}: the Colab setup cell must be the first code cell."]
-    if cells[setup[0]].source != colab_cell_source(notebook, repo):
+    if cells[setup[0]].source != colab_cell_source(notebook, repo) or not _folded(cells[setup[0]].metadata):
         return [f"{notebook.name}: the Colab setup cell is out of date; run `python -m tools.links write`."]
     return []
+
+
+def _fold(metadata: dict) -> dict:
+    """The setup cell's code is folded away: in JupyterLab (source_hidden) and on the site."""
+    tags = list(dict.fromkeys([*metadata.get("tags", []), COLAB_TAG, "hide-input"]))
+    return {**metadata, "tags": tags, "jupyter": {"source_hidden": True}}
+
+
+def _folded(metadata: dict) -> bool:
+    return "hide-input" in metadata.get("tags", []) and metadata.get("jupyter", {}).get("source_hidden")
 
 
 def fix_colab_cell(notebook: Path, repo: Repository) -> bool:
@@ -236,11 +246,13 @@ def fix_colab_cell(notebook: Path, repo: Repository) -> bool:
     wanted = colab_cell_source(notebook, repo)
     tagged = [c for c in nb.cells if COLAB_TAG in c.get("metadata", {}).get("tags", [])]
     if tagged:
-        if tagged[0].source == wanted:
+        cell = tagged[0]
+        if cell.source == wanted and _folded(cell.metadata):
             return False
-        tagged[0].source = wanted
+        cell.source = wanted
+        cell.metadata.update(_fold(cell.metadata))
     else:
-        cell = nbformat.v4.new_code_cell(wanted, metadata={"tags": [COLAB_TAG]})
+        cell = nbformat.v4.new_code_cell(wanted, metadata=_fold({"tags": [COLAB_TAG]}))
         at = next((i for i, c in enumerate(nb.cells) if c.cell_type == "code"), len(nb.cells))
         nb.cells.insert(at, cell)
     nbformat.write(nb, notebook)
