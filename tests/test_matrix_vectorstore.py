@@ -24,14 +24,12 @@ from langchain_core.documents import Document as RealDocument
 from langchain_core.vectorstores import InMemoryVectorStore as RealInMemoryVectorStore
 
 from retrieval_lab.compare import outcome, same_outcome, same_ranking, tie_runs
-from retrieval_lab.embeddings import LookupEmbeddings as Table
+from retrieval_lab.embeddings import LookupEmbeddings
 from retrieval_lab.scratch.document import Document
 from retrieval_lab.scratch.matrix_vectorstore import MatrixVectorStore
 
 TOL = 1e-6
 ROOT = Path(__file__).resolve().parents[1]
-
-
 
 
 # ----------------------------------------------------------------------------- strategies
@@ -64,10 +62,14 @@ def build(rows):
     A missing id becomes ``n<i>`` here rather than a uuid4, so every store holds the same keys.
     """
     table = {text: vector for _, text, vector, _ in rows}
-    stores = RealInMemoryVectorStore(Table(table)), MatrixVectorStore(Table(table))
+    stores = RealInMemoryVectorStore(LookupEmbeddings(table)), MatrixVectorStore(LookupEmbeddings(table))
     for cls_doc, store in zip((RealDocument, Document), stores, strict=True):
-        store.add_documents([cls_doc(page_content=text, metadata={"topic": topic}, id=doc_id or f"n{i}")
-                             for i, (doc_id, text, _, topic) in enumerate(rows)])
+        store.add_documents(
+            [
+                cls_doc(page_content=text, metadata={"topic": topic}, id=doc_id or f"n{i}")
+                for i, (doc_id, text, _, topic) in enumerate(rows)
+            ]
+        )
     return stores
 
 
@@ -84,7 +86,7 @@ def same_top_k(mine, real_full, count, tol=TOL):
         if start >= count:
             break
         allowed = {i for i, _ in real_full[start:end]}
-        if not {i for i, _ in mine[start:min(end, count)]} <= allowed:
+        if not {i for i, _ in mine[start : min(end, count)]} <= allowed:
             return False
     return len({i for i, _ in mine}) == len(mine)
 
@@ -97,6 +99,7 @@ K_VALUES = st.one_of(st.none(), st.integers(-3, 30))
 
 
 # ----------------------------------------------------------------------------- search equals the real store
+
 
 @settings(max_examples=20)
 @given(corpora(integer=False), K_VALUES, st.sampled_from([None, *TOPICS]))
@@ -132,8 +135,13 @@ def test_rankings_agree_under_the_tie_rule_with_ties_and_zero_vectors(data, k, t
 
 
 @settings(max_examples=20)
-@given(corpora(integer=False, max_n=20), st.integers(-1, 8), st.integers(-1, 25),
-       st.sampled_from([0.0, 0.25, 0.5, 1.0]), st.sampled_from([None, "pets"]))
+@given(
+    corpora(integer=False, max_n=20),
+    st.integers(-1, 8),
+    st.integers(-1, 25),
+    st.sampled_from([0.0, 0.25, 0.5, 1.0]),
+    st.sampled_from([None, "pets"]),
+)
 def test_mmr_picks_the_same_documents_as_the_real_store(data, k, fetch_k, lambda_mult, topic):
     _, rows, query = data
     real, mine = build(rows)
@@ -141,10 +149,22 @@ def test_mmr_picks_the_same_documents_as_the_real_store(data, k, fetch_k, lambda
     full = pairs(real.similarity_search_with_score_by_vector(query, k=None, filter=flt)) if any(query) else []
     scores = [s for _, s in full]
     assume(all(a - b > 1e-5 for a, b in itertools.pairwise(scores)))
-    got = outcome(lambda: [d.id for d in mine.max_marginal_relevance_search_by_vector(
-        query, k=k, fetch_k=fetch_k, lambda_mult=lambda_mult, filter=flt)])
-    want = outcome(lambda: [d.id for d in real.max_marginal_relevance_search_by_vector(
-        query, k=k, fetch_k=fetch_k, lambda_mult=lambda_mult, filter=flt)])
+    got = outcome(
+        lambda: [
+            d.id
+            for d in mine.max_marginal_relevance_search_by_vector(
+                query, k=k, fetch_k=fetch_k, lambda_mult=lambda_mult, filter=flt
+            )
+        ]
+    )
+    want = outcome(
+        lambda: [
+            d.id
+            for d in real.max_marginal_relevance_search_by_vector(
+                query, k=k, fetch_k=fetch_k, lambda_mult=lambda_mult, filter=flt
+            )
+        ]
+    )
     assert same_outcome(got, want), (got, want)
 
 
@@ -152,7 +172,7 @@ def test_a_larger_store_gives_the_real_top_k_exactly_before_and_after_deletes():
     """3 000 continuous random vectors: argpartition over many rows, then swap-deletes, then again."""
     rng = np.random.default_rng(42)
     table = {f"t{i}": v.tolist() for i, v in enumerate(rng.normal(size=(3000, 24)))}
-    real, mine = RealInMemoryVectorStore(Table(table)), MatrixVectorStore(Table(table))
+    real, mine = RealInMemoryVectorStore(LookupEmbeddings(table)), MatrixVectorStore(LookupEmbeddings(table))
     real.add_texts(list(table), ids=list(table))
     mine.add_texts(list(table), ids=list(table))
     queries = rng.normal(size=(8, 24)).tolist()
@@ -173,9 +193,17 @@ def test_a_larger_store_gives_the_real_top_k_exactly_before_and_after_deletes():
 
 OPS = st.lists(
     st.one_of(
-        st.tuples(st.just("add"), st.lists(st.tuples(st.sampled_from([None, *IDS]),
-                                                      st.lists(st.integers(-2, 2).map(float), min_size=3, max_size=3),
-                                                      st.sampled_from(TOPICS)), max_size=5)),
+        st.tuples(
+            st.just("add"),
+            st.lists(
+                st.tuples(
+                    st.sampled_from([None, *IDS]),
+                    st.lists(st.integers(-2, 2).map(float), min_size=3, max_size=3),
+                    st.sampled_from(TOPICS),
+                ),
+                max_size=5,
+            ),
+        ),
         st.tuples(st.just("delete"), st.one_of(st.none(), st.lists(st.sampled_from([*IDS, "zz"]), max_size=4))),
     ),
     max_size=10,
@@ -186,7 +214,7 @@ OPS = st.lists(
 @given(OPS, st.lists(st.integers(-2, 2).map(float), min_size=3, max_size=3))
 def test_any_sequence_of_adds_upserts_and_deletes_leaves_the_same_store(ops, query):
     table: dict[str, list[float]] = {}
-    real, mine = RealInMemoryVectorStore(Table(table)), MatrixVectorStore(Table(table))
+    real, mine = RealInMemoryVectorStore(LookupEmbeddings(table)), MatrixVectorStore(LookupEmbeddings(table))
     counter = 0
     for op, arg in ops:
         if op == "add":
@@ -204,7 +232,8 @@ def test_any_sequence_of_adds_upserts_and_deletes_leaves_the_same_store(ops, que
         assert list(mine._records) == list(real.store)  # insertion order kept, as the real dict keeps it
         probe = [*IDS, "zz", *real.store]
         assert [(d.id, d.page_content, d.metadata) for d in mine.get_by_ids(probe)] == [
-            (d.id, d.page_content, d.metadata) for d in real.get_by_ids(probe)]
+            (d.id, d.page_content, d.metadata) for d in real.get_by_ids(probe)
+        ]
         got = outcome(lambda: pairs(mine.similarity_search_with_score_by_vector(query, k=None)))
         want = outcome(lambda: pairs(real.similarity_search_with_score_by_vector(query, k=None)))
         assert same_outcome(got, want, lambda a, b: same_ranking(a, b, tol=TOL)), (got, want)
@@ -215,7 +244,7 @@ def test_any_sequence_of_adds_upserts_and_deletes_leaves_the_same_store(ops, que
 
 def test_add_documents_ids_follow_the_real_rules():
     table = {"x": [1.0, 0.0], "y": [0.0, 1.0], "z": [1.0, 1.0]}
-    real, mine = RealInMemoryVectorStore(Table(table)), MatrixVectorStore(Table(table))
+    real, mine = RealInMemoryVectorStore(LookupEmbeddings(table)), MatrixVectorStore(LookupEmbeddings(table))
     docs = [("x", "one"), ("y", None), ("z", "")]
     r_ids = real.add_documents([RealDocument(page_content=t, id=i) for t, i in docs])
     m_ids = mine.add_documents([Document(page_content=t, id=i) for t, i in docs])
@@ -232,7 +261,10 @@ def test_add_documents_ids_follow_the_real_rules():
 
 def test_metadata_is_stored_by_reference_and_returned_as_a_copy_like_the_real_store():
     table = {"x": [1.0, 0.0]}
-    stores = ((RealInMemoryVectorStore(Table(table)), RealDocument), (MatrixVectorStore(Table(table)), Document))
+    stores = (
+        (RealInMemoryVectorStore(LookupEmbeddings(table)), RealDocument),
+        (MatrixVectorStore(LookupEmbeddings(table)), Document),
+    )
     for store, cls in stores:
         doc = cls(page_content="x", id="a", metadata={"v": 1})
         store.add_documents([doc])
@@ -244,6 +276,7 @@ def test_metadata_is_stored_by_reference_and_returned_as_a_copy_like_the_real_st
 
 
 # ----------------------------------------------------------------------------- errors by kind, with clear messages
+
 
 def error_cases():
     table = {"x": [1.0, 0.0], "y": [0.0, 2.0], "zero": [0.0, 0.0]}
@@ -262,21 +295,26 @@ def error_cases():
 def test_edge_cases_match_the_real_store_by_kind(case):
     table, cases = error_cases()
     _, texts, query, flt = cases[case]
-    real, mine = RealInMemoryVectorStore(Table(table)), MatrixVectorStore(Table(table))
+    real, mine = RealInMemoryVectorStore(LookupEmbeddings(table)), MatrixVectorStore(LookupEmbeddings(table))
     real.add_texts(texts, ids=texts)
     mine.add_texts(texts, ids=texts)
     for method in ("similarity_search_with_score_by_vector", "max_marginal_relevance_search_by_vector"):
         got = outcome(lambda m=method: getattr(mine, m)(query, k=3, filter=flt))
         want = outcome(lambda m=method: getattr(real, m)(query, k=3, filter=flt))
-        as_pairs = (lambda a, b: same_ranking(pairs(a), pairs(b), TOL)) if "score" in method else (
-            lambda a, b: [d.id for d in a] == [d.id for d in b])
+        as_pairs = (
+            (lambda a, b: same_ranking(pairs(a), pairs(b), TOL))
+            if "score" in method
+            else (lambda a, b: [d.id for d in a] == [d.id for d in b])
+        )
         assert same_outcome(got, want, as_pairs), (method, got, want)
         if got.error:
             assert len(got.error[1]) > 40  # says what was wrong and what to do
 
 
 def test_bad_vectors_are_refused_when_added_with_a_clear_error():
-    mine = MatrixVectorStore(Table({"a": [1.0, 2.0], "b": [1.0], "nan": [math.nan, 1.0], "c": [1.0, 2.0, 3.0]}))
+    mine = MatrixVectorStore(
+        LookupEmbeddings({"a": [1.0, 2.0], "b": [1.0], "nan": [math.nan, 1.0], "c": [1.0, 2.0, 3.0]})
+    )
     with pytest.raises(ValueError, match="equal-length"):
         mine.add_texts(["a", "b"])
     with pytest.raises(ValueError, match="NaN or infinity"):
@@ -293,11 +331,12 @@ def test_bad_vectors_are_refused_when_added_with_a_clear_error():
 
 # ----------------------------------------------------------------------------- the matrix itself
 
+
 def test_delete_moves_one_row_and_never_reallocates_the_matrix():
     rng = np.random.default_rng(0)
     vectors = rng.normal(size=(50, 8))
     table = {f"t{i}": v.tolist() for i, v in enumerate(vectors)}
-    mine = MatrixVectorStore(Table(table))
+    mine = MatrixVectorStore(LookupEmbeddings(table))
     mine.add_texts(list(table), ids=[f"d{i}" for i in range(50)])
     buffer = mine._unit
     before = mine.matrix.copy()
@@ -314,7 +353,7 @@ def test_delete_moves_one_row_and_never_reallocates_the_matrix():
 
 def test_appends_grow_the_matrix_geometrically():
     table = {f"t{i}": [float(i), 1.0] for i in range(1000)}
-    mine = MatrixVectorStore(Table(table))
+    mine = MatrixVectorStore(LookupEmbeddings(table))
     buffers = set()
     for i in range(1000):
         mine.add_texts([f"t{i}"], ids=[f"d{i}"])
@@ -324,7 +363,7 @@ def test_appends_grow_the_matrix_geometrically():
 
 
 def test_matrix_is_a_read_only_view_of_unit_rows():
-    mine = MatrixVectorStore(Table({"x": [3.0, 4.0], "zero": [0.0, 0.0]}))
+    mine = MatrixVectorStore(LookupEmbeddings({"x": [3.0, 4.0], "zero": [0.0, 0.0]}))
     mine.add_texts(["x", "zero"], ids=["x", "zero"])
     assert mine.matrix.dtype == np.float32
     assert np.allclose(mine.matrix, [[0.6, 0.8], [0.0, 0.0]])
@@ -333,6 +372,7 @@ def test_matrix_is_a_read_only_view_of_unit_rows():
 
 
 # ----------------------------------------------------------------------------- files
+
 
 @settings(max_examples=15)
 @given(corpora(integer=True, max_n=10), st.lists(st.sampled_from(IDS), max_size=3))
@@ -347,10 +387,11 @@ def test_dump_writes_the_real_stores_file(tmp_path_factory, data, deleted):
     assert (folder / "mine" / "mine.json").read_text() == (folder / "real.json").read_text()
     table = {text: vector for _, text, vector, _ in rows}
     for path in (folder / "real.json", folder / "mine" / "mine.json"):
-        loaded = MatrixVectorStore.load(path, Table(table))
+        loaded = MatrixVectorStore.load(path, LookupEmbeddings(table))
         assert list(loaded._records) == list(real.store)
         assert [(d.id, d.page_content, d.metadata) for d in loaded.get_by_ids(list(real.store))] == [
-            (d.id, d.page_content, d.metadata) for d in real.get_by_ids(list(real.store))]
+            (d.id, d.page_content, d.metadata) for d in real.get_by_ids(list(real.store))
+        ]
         if real.store and rows:
             query = rows[0][2]
             got = outcome(lambda s=loaded, q=query: pairs(s.similarity_search_with_score_by_vector(q, k=None)))
@@ -360,12 +401,13 @@ def test_dump_writes_the_real_stores_file(tmp_path_factory, data, deleted):
 
 
 def test_load_of_an_empty_file_gives_an_empty_store(tmp_path):
-    MatrixVectorStore(Table({})).dump(tmp_path / "empty.json")
-    loaded = MatrixVectorStore.load(tmp_path / "empty.json", Table({}))
+    MatrixVectorStore(LookupEmbeddings({})).dump(tmp_path / "empty.json")
+    loaded = MatrixVectorStore.load(tmp_path / "empty.json", LookupEmbeddings({}))
     assert loaded.similarity_search_with_score_by_vector([1.0], k=3) == []
 
 
 # ----------------------------------------------------------------------------- the rest of the surface
+
 
 def test_searches_by_text_and_async_twins_match_the_real_store():
     import asyncio
@@ -375,13 +417,20 @@ def test_searches_by_text_and_async_twins_match_the_real_store():
 
     docs = pets_and_code()
     real = RealInMemoryVectorStore.from_documents(
-        [RealDocument(page_content=d.page_content, metadata=d.metadata, id=d.id) for d in docs], BagOfWords())
+        [RealDocument(page_content=d.page_content, metadata=d.metadata, id=d.id) for d in docs], BagOfWords()
+    )
     mine = MatrixVectorStore.from_documents(docs, BagOfWords())
     for query in ("cat", "python kernel", "dog dog cat"):
-        assert same_ranking(pairs(mine.similarity_search_with_score(query, k=6)),
-                            pairs(real.similarity_search_with_score(query, k=6)), TOL)
-        assert same_ranking(pairs(mine.similarity_search_with_score(query, k=10, filter=lambda d: d.id != "d2")),
-                            pairs(real.similarity_search_with_score(query, k=10, filter=lambda d: d.id != "d2")), TOL)
+        assert same_ranking(
+            pairs(mine.similarity_search_with_score(query, k=6)),
+            pairs(real.similarity_search_with_score(query, k=6)),
+            TOL,
+        )
+        assert same_ranking(
+            pairs(mine.similarity_search_with_score(query, k=10, filter=lambda d: d.id != "d2")),
+            pairs(real.similarity_search_with_score(query, k=10, filter=lambda d: d.id != "d2")),
+            TOL,
+        )
     got = asyncio.run(mine.asimilarity_search("cat", k=1))
     assert [d.id for d in got] == ["d1"]
     assert mine.embeddings is mine.embedding
@@ -391,7 +440,10 @@ def test_as_retriever_returns_what_the_real_retriever_returns():
     rng = np.random.default_rng(9)  # continuous vectors: no ties, so ids must be identical
     table = {f"t{i}": v.tolist() for i, v in enumerate(rng.normal(size=(33, 5)))}
     texts = [f"t{i}" for i in range(30)]  # t30..t32 are queries only: a query equal to a stored
-    real, mine = RealInMemoryVectorStore(Table(table)), MatrixVectorStore(Table(table))  # vector ties every MMR
+    real, mine = (
+        RealInMemoryVectorStore(LookupEmbeddings(table)),
+        MatrixVectorStore(LookupEmbeddings(table)),
+    )  # vector ties every MMR
     real.add_texts(texts, ids=texts)  # score after the first pick (relevance = redundancy), and rounding decides
     mine.add_texts(texts, ids=texts)
     for kwargs in ({"search_kwargs": {"k": 3}}, {"search_type": "mmr", "search_kwargs": {"k": 4, "fetch_k": 9}}):
@@ -403,16 +455,38 @@ def test_as_retriever_returns_what_the_real_retriever_returns():
 
 # ----------------------------------------------------------------------------- the benchmark runs
 
+
 def test_the_benchmark_runs_end_to_end_on_tiny_sizes(capsys):
     spec = importlib.util.spec_from_file_location("search_scaling", ROOT / "benchmarks" / "search_scaling.py")
     bench = importlib.util.module_from_spec(spec)
     sys.modules["search_scaling"] = bench
     spec.loader.exec_module(bench)
-    bench.main(["--sizes", "300,600", "--slow-max-n", "600", "--hnsw-max-n", "300", "--summary-n", "600",
-                "--dim", "16", "--queries", "3", "--probe-mb", "8"])
+    bench.main(
+        [
+            "--sizes",
+            "300,600",
+            "--slow-max-n",
+            "600",
+            "--hnsw-max-n",
+            "300",
+            "--summary-n",
+            "600",
+            "--dim",
+            "16",
+            "--queries",
+            "3",
+            "--probe-mb",
+            "8",
+        ]
+    )
     out = capsys.readouterr().out
-    for store in ("InMemoryVectorStore (real)", "InMemoryVectorStore (scratch)", "MatrixVectorStore",
-                  "FAISS IndexFlatIP", "FAISS HNSW"):
+    for store in (
+        "InMemoryVectorStore (real)",
+        "InMemoryVectorStore (scratch)",
+        "MatrixVectorStore",
+        "FAISS IndexFlatIP",
+        "FAISS HNSW",
+    ):
         assert store in out
     last = out.strip().splitlines()[-1]
     assert last.startswith("summary: matrix_vs_inmemory_600=")
