@@ -229,13 +229,17 @@ def colab_cell_problems(notebook: Path, repo: Repository) -> list[str]:
 
 
 def _fold(metadata: dict) -> dict:
-    """The setup cell's code is folded away: in JupyterLab (source_hidden) and on the site."""
+    """On the website the setup cell's code is folded away (myst-nb's ``hide-input`` tag).
+
+    Not in JupyterLab: a cell with ``source_hidden`` shows no prompt, so a learner cannot see
+    that it ran (and the browser test, which reads the prompts, rightly fails on it).
+    """
     tags = list(dict.fromkeys([*metadata.get("tags", []), COLAB_TAG, "hide-input"]))
-    return {**metadata, "tags": tags, "jupyter": {"source_hidden": True}}
+    return {key: value for key, value in metadata.items() if key != "jupyter"} | {"tags": tags}
 
 
 def _folded(metadata: dict) -> bool:
-    return "hide-input" in metadata.get("tags", []) and metadata.get("jupyter", {}).get("source_hidden")
+    return "hide-input" in metadata.get("tags", []) and "jupyter" not in metadata
 
 
 def fix_colab_cell(notebook: Path, repo: Repository) -> bool:
@@ -250,7 +254,7 @@ def fix_colab_cell(notebook: Path, repo: Repository) -> bool:
         if cell.source == wanted and _folded(cell.metadata):
             return False
         cell.source = wanted
-        cell.metadata.update(_fold(cell.metadata))
+        cell.metadata = nbformat.from_dict(_fold(cell.metadata))
     else:
         cell = nbformat.v4.new_code_cell(wanted, metadata=_fold({"tags": [COLAB_TAG]}))
         at = next((i for i, c in enumerate(nb.cells) if c.cell_type == "code"), len(nb.cells))
