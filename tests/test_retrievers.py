@@ -20,15 +20,12 @@ from langchain_core.runnables import RunnableLambda as RealRunnableLambda
 from retrieval_lab.callbacks import RecordingHandler
 from retrieval_lab.compare import outcome, same_outcome
 from retrieval_lab.scratch import BaseRetriever, Document
-from retrieval_lab.scratch.retrievers import (
+from retrieval_lab.scratch.retrievers import bm25_scores, keyword_scores, split_terms, top_k
+from retrieval_lab.scratch.runnables import (
     CallbackManager,
     RunnableLambda,
     RunnableSequence,
-    bm25_scores,
     ensure_config,
-    keyword_scores,
-    split_terms,
-    top_k,
 )
 
 WORDS = ["cat", "dog", "the", "kernel", "python", "mat"]

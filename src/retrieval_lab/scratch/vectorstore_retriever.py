@@ -7,8 +7,8 @@ from typing import Any, ClassVar
 
 from retrieval_lab.oop import add_to_class
 from retrieval_lab.scratch.document import Document
-from retrieval_lab.scratch.retrievers import (
-    BaseRetriever,
+from retrieval_lab.scratch.retrievers import BaseRetriever
+from retrieval_lab.scratch.runnables import (
     CallbackManager,
     RunManager,
     Runnable,
