@@ -300,3 +300,17 @@ def test_compare_rankings_shows_a_tie_in_the_same_order_whatever_order_the_store
     other = compare_rankings([("d1", 0.9), ("d3", 0.0), ("d4", 0.0)], [("d1", 0.9), ("d4", 0.0), ("d3", 0.0)])
     assert str(one) == str(other) and one.all_match
     assert [row.mine for row in one.rows] == ["d1  0.900", "d3  0.000", "d4  0.000"]
+
+
+def test_two_name_errors_never_agree() -> None:
+    """A comparison that names an undefined function fails on both sides: that is a bug in
+    the comparison, not agreement, so compare_calls must show it as a difference."""
+    from retrieval_lab.compare import compare_calls, outcome, same_outcome
+
+    def broken() -> object:
+        return undefined_name  # noqa: F821
+
+    assert not same_outcome(outcome(broken), outcome(broken))
+    table = compare_calls({"typo": (broken, broken)})
+    assert not table.all_match
+    assert same_outcome(outcome(lambda: int("x")), outcome(lambda: int("y")))

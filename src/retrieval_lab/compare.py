@@ -47,8 +47,11 @@ def same_outcome(mine: Outcome, real: Outcome, same: Callable[[Any, Any], bool] 
 
     Errors match on *kind*, not text: a scratch class may say more than the real one (and should,
     where the real message is unhelpful). Pydantic's ValidationError is a ValueError, so a scratch
-    ValueError or TypeError matches it.
+    ValueError or TypeError matches it. A NameError never matches: it means the comparison itself
+    names something that does not exist, and two of them would otherwise "agree".
     """
+    if "NameError" in {(mine.error or ("",))[0], (real.error or ("",))[0]}:
+        return False
     if (mine.error is None) != (real.error is None):
         return False
     if mine.error is not None and real.error is not None:
