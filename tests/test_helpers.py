@@ -314,3 +314,12 @@ def test_two_name_errors_never_agree() -> None:
     table = compare_calls({"typo": (broken, broken)})
     assert not table.all_match
     assert same_outcome(outcome(lambda: int("x")), outcome(lambda: int("y")))
+
+
+def test_both_passes_a_class_as_it_is_and_calls_a_factory() -> None:
+    from retrieval_lab.compare import both
+
+    mine, real = both(lambda cls: cls("7"), int, float)
+    assert (mine(), real()) == (7, 7.0)
+    mine, real = both(lambda xs: len(xs), lambda: [1, 2], [1])
+    assert (mine(), real()) == (2, 1)

@@ -252,13 +252,18 @@ def ids(value: Any, digits: int = 6) -> str:
 def both(call: Callable[[Any], Any], mine: Any, real: Any) -> tuple[Callable[[], Any], Callable[[], Any]]:
     """The same ``call`` on ``mine`` and on ``real``, as the pair of thunks ``compare_calls`` takes.
 
-    Pass zero-argument factories (``lambda: Store(...)``) instead of objects when each call must
-    start from a fresh store; a class or a factory is recognised by being callable without
-    being a store (it has no ``similarity_search``).
+    ``mine`` and ``real`` may be objects, classes (``call`` gets the class itself, to build it
+    with the arguments it chooses), or zero-argument factories (``lambda: Store(...)``) when
+    each call must start from a fresh store: a factory is recognised by being callable
+    without being a class or a store (it has no ``similarity_search``).
     """
 
     def thunk(target: Any) -> Callable[[], Any]:
-        fresh = callable(target) and not hasattr(target, "similarity_search")
+        fresh = (
+            callable(target)
+            and not isinstance(target, type)
+            and not hasattr(target, "similarity_search")
+        )
         return lambda: call(target() if fresh else target)
 
     return thunk(mine), thunk(real)

@@ -127,9 +127,8 @@ PathLike = str | PurePath
 
 _UNSET: Any = object()  # tells "not given" apart from an explicit None
 
-# : The fields in the real Blob's order, with the defaults its printout leaves out
-# (metadata is
-#: always shown: the real one compares it with None).
+#: The fields in the real Blob's order, with the defaults its printout leaves out
+#: (metadata is always shown: the real one compares it with None).
 _BLOB_DEFAULTS: dict[str, Any] = {
     "id": None,
     "metadata": None,
@@ -156,14 +155,43 @@ def _checked_blob_id(value: Any) -> str | None:
 
 
 # %% notebooks/02_loaders.ipynb, cell 34
+def _blob_fields(
+    data: Any, path: Any, mimetype: Any, encoding: Any, metadata: Any, id: Any
+) -> dict[str, Any]:
+    """Check every field, saying what was wrong; ``_UNSET`` means "not given"."""
+    if data is _UNSET and path is _UNSET:
+        raise ValueError(
+            "Either data or path must be provided: Blob.from_data(...) for bytes or "
+            "text in memory, Blob.from_path(...) for a file."
+        )
+    data = None if data is _UNSET else data
+    if isinstance(data, bytearray | memoryview):
+        data = bytes(data)
+    metadata = {} if metadata is _UNSET else metadata
+    path = None if path is _UNSET else path
+    return {
+        "id": _checked_blob_id(id),
+        "metadata": dict(_checked("metadata", metadata, (Mapping,), "a dict")),
+        "data": _checked(
+            "data", data, (bytes, str, type(None)), "bytes, a str or None"
+        ),
+        "mimetype": _checked(
+            "mimetype", mimetype, (str, type(None)), "a str or None"
+        ),
+        "encoding": _checked("encoding", encoding, (str,), "a str such as 'utf-8'"),
+        "path": _checked(
+            "path", path, (str, PurePath, type(None)), "a str, a pathlib path or None"
+        ),
+    }
+
+
+# %% notebooks/02_loaders.ipynb, cell 36
 class Blob:
     """Raw data (bytes or text) or a reference to a file, with metadata: what a parser
-    reads.
+    reads. Give ``data``, or ``path``, or both.
 
-    Give ``data``, or ``path``, or both. Frozen, like the real one: a blob describes
-    data that
-    exists; to change it, make a new blob.
-    """
+    Frozen, like the real one: a blob describes data that exists; to change it, make a
+    new blob."""
 
     def __init__(
         self,
@@ -175,39 +203,7 @@ class Blob:
         metadata: Mapping[str, Any] = _UNSET,
         id: str | None = None,
     ) -> None:
-        if data is _UNSET and path is _UNSET:
-            raise ValueError(
-                "Either data or path must be provided: "
-                "Blob.from_data(...) for bytes or text "
-                "in memory, Blob.from_path(...) for a file."
-            )
-        data = None if data is _UNSET else data
-        if isinstance(data, bytearray | memoryview):
-            data = bytes(data)
-        fields = {
-            "id": _checked_blob_id(id),
-            "metadata": dict(
-                _checked(
-                    "metadata",
-                    {} if metadata is _UNSET else metadata,
-                    (Mapping,),
-                    "a dict",
-                )
-            ),
-            "data": _checked(
-                "data", data, (bytes, str, type(None)), "bytes, a str or None"
-            ),
-            "mimetype": _checked(
-                "mimetype", mimetype, (str, type(None)), "a str or None"
-            ),
-            "encoding": _checked("encoding", encoding, (str,), "a str such as 'utf-8'"),
-            "path": _checked(
-                "path",
-                None if path is _UNSET else path,
-                (str, PurePath, type(None)),
-                "a str, a pathlib path or None",
-            ),
-        }
+        fields = _blob_fields(data, path, mimetype, encoding, metadata, id)
         for name, value in fields.items():
             object.__setattr__(self, name, value)
 
@@ -215,16 +211,12 @@ class Blob:
         """Equal when of the same class with equal fields, like any Pydantic model."""
         if type(other) is not type(self):
             return NotImplemented
-        return all(
-            getattr(self, name) == getattr(other, name) for name in _BLOB_DEFAULTS
-        )
+        return all(getattr(self, n) == getattr(other, n) for n in _BLOB_DEFAULTS)
 
-    __hash__ = (
-        None  # metadata is a dict, so a Blob cannot be hashed (nor can the real one)
-    )
+    __hash__ = None  # metadata is a dict: a Blob cannot be hashed (nor the real one)
 
 
-# %% notebooks/02_loaders.ipynb, cell 35
+# %% notebooks/02_loaders.ipynb, cell 37
 @add_to_class(Blob)
 def __setattr__(self, name: str, value: Any) -> None:
     raise TypeError(f"Blob is frozen: cannot set {name!r}. Make a new Blob instead.")
@@ -238,15 +230,13 @@ def __delattr__(self, name: str) -> None:
 @add_to_class(Blob)
 @property
 def source(self) -> str | None:
-    """Where the data came from: metadata["source"] if set, else the path as text, else
-    None.
-    """
+    """Where the data came from: metadata["source"], else the path, else None."""
     if self.metadata and "source" in self.metadata:
         return self.metadata["source"]
     return str(self.path) if self.path else None
 
 
-# %% notebooks/02_loaders.ipynb, cell 37
+# %% notebooks/02_loaders.ipynb, cell 39
 def _as_string(self: Blob) -> str:
     """The data as text: read from the path if there is no data, decoded if it is
     bytes.
@@ -277,7 +267,7 @@ def _as_bytes(self: Blob) -> bytes:
     )
 
 
-# %% notebooks/02_loaders.ipynb, cell 38
+# %% notebooks/02_loaders.ipynb, cell 40
 @contextlib.contextmanager
 def _as_bytes_io(self: Blob) -> Iterator[BytesIO | BufferedReader]:
     """A byte stream over the data (bytes in memory, or the open file); text data is
@@ -302,7 +292,7 @@ Blob.as_bytes = _as_bytes
 Blob.as_bytes_io = _as_bytes_io
 
 
-# %% notebooks/02_loaders.ipynb, cell 40
+# %% notebooks/02_loaders.ipynb, cell 42
 def _from_path(
     cls: type[Blob],
     path: PathLike,
@@ -325,7 +315,7 @@ def _from_path(
     )
 
 
-# %% notebooks/02_loaders.ipynb, cell 41
+# %% notebooks/02_loaders.ipynb, cell 43
 def _from_data(
     cls: type[Blob],
     data: str | bytes,
@@ -352,7 +342,7 @@ Blob.from_path = classmethod(_from_path)
 Blob.from_data = classmethod(_from_data)
 
 
-# %% notebooks/02_loaders.ipynb, cell 43
+# %% notebooks/02_loaders.ipynb, cell 45
 def _blob_str(self: Blob) -> str:
     """The fields that differ from their defaults, as name=repr(value)."""
     return " ".join(
@@ -371,7 +361,7 @@ Blob.__str__ = _blob_str
 Blob.__repr__ = _blob_repr
 
 
-# %% notebooks/02_loaders.ipynb, cell 46
+# %% notebooks/02_loaders.ipynb, cell 48
 class BlobLoader(ABC):
     """Finds raw data and yields it as Blobs, lazily. It knows nothing about what the
     bytes mean.

@@ -15,8 +15,8 @@ from retrieval_lab.oop import add_to_class
 from retrieval_lab.scratch.document import Document
 from retrieval_lab.scratch.runnables import (
     CallbackManager,
-    Runnable,
     RunManager,
+    Runnable,
     RunnableConfig,
     ensure_config,
 )

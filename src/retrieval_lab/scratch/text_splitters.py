@@ -78,9 +78,8 @@ def _split_text_with_regex(
 
 # %% notebooks/03_text_splitters.ipynb, cell 13
 def _check_separator_regex(separator: str) -> None:
-    """A separator regex with its own groups would make re.split return extra pieces:
-    refuse it clearly.
-    """
+    """A separator regex with groups of its own would make re.split return extra
+    pieces: refuse it clearly."""
     groups = re.compile(separator).groups
     if groups:
         raise ValueError(
@@ -92,9 +91,7 @@ def _check_separator_regex(separator: str) -> None:
 
 
 def _check_text(text: Any) -> None:
-    """split_text works on one str; say what to pass instead of failing deep inside
-    re.
-    """
+    """split_text works on one str: say what to pass instead of failing inside re."""
     if not isinstance(text, str):
         raise TypeError(
             f"split_text needs a str, got {type(text).__name__}: pass "
@@ -115,6 +112,64 @@ def _join_pieces(
 
 
 # %% notebooks/03_text_splitters.ipynb, cell 17
+class _Window:
+    """The pieces on their way into the next chunk. Its length is counted, not
+    measured: the pieces' lengths plus one separator between each pair."""
+
+    def __init__(self, separator: str, length_function: Callable[[str], int]) -> None:
+        self.pieces: list[str] = []
+        self.length = 0
+        self.separator = separator
+        self.length_function = length_function
+
+    def length_with(self, piece: str) -> int:
+        """The window's length if ``piece`` were added to it."""
+        gap = self.length_function(self.separator) if self.pieces else 0
+        return self.length + gap + self.length_function(piece)
+
+    def add(self, piece: str) -> None:
+        self.length = self.length_with(piece)
+        self.pieces.append(piece)
+
+    def drop_first(self) -> str:
+        gap = self.length_function(self.separator) if len(self.pieces) > 1 else 0
+        self.length -= self.length_function(self.pieces[0]) + gap
+        return self.pieces.pop(0)
+
+
+# %% notebooks/03_text_splitters.ipynb, cell 19
+def _emit_and_slide(
+    window: _Window,
+    piece: str,
+    chunks: list[str],
+    *,
+    chunk_size: float,
+    chunk_overlap: float,
+    strip_whitespace: bool,
+    say: Callable[[str], object],
+) -> None:
+    """``piece`` does not fit: emit the window, then drop pieces from its front."""
+    if window.length > chunk_size:  # a single piece that was too long on its own
+        logger.warning(
+            "Created a chunk of size %d, which is longer than the specified %d",
+            window.length,
+            chunk_size,
+        )
+    if not window.pieces:
+        return
+    chunk = _join_pieces(window.pieces, window.separator, strip_whitespace)
+    if chunk is not None:
+        chunks.append(chunk)
+    too_long = window.length_with(piece)
+    say(f"{piece!r} does not fit ({too_long} > {chunk_size}): emit {chunk!r}")
+    while window.length > chunk_overlap or (too_long > chunk_size and window.length):
+        dropped = window.drop_first()
+        too_long = window.length_with(piece)
+        kept = f"{window.pieces} ({window.length})"
+        say(f"    drop {dropped!r} from the front, keep {kept}")
+
+
+# %% notebooks/03_text_splitters.ipynb, cell 21
 def _merge_pieces(
     pieces: Iterable[str],
     separator: str,
@@ -125,62 +180,28 @@ def _merge_pieces(
     strip_whitespace: bool = True,
     trace: list[str] | None = None,
 ) -> list[str]:
-    """Glue pieces into chunks of at most chunk_size; each repeats up to chunk_overlap
-    of the one before.
-    """
+    """Glue pieces into chunks of at most chunk_size (a piece longer than that becomes
+    a chunk of its own); each chunk repeats up to chunk_overlap of the one before."""
     say = trace.append if trace is not None else (lambda line: None)
-    separator_len = length_function(separator)
-    chunks: list[str] = []
-    window: list[str] = []
-    window_len = 0  # sum of the pieces' lengths + one separator between each pair
-
-    def length_with(piece_len: int) -> int:
-        """The window's length if the piece were added to it."""
-        return window_len + (separator_len if window else 0) + piece_len
-
+    window, chunks = _Window(separator, length_function), []
     for piece in pieces:
-        piece_len = length_function(piece)
-        if length_with(piece_len) > chunk_size:
-            if window_len > chunk_size:  # a single piece that was too long on its own
-                logger.warning(
-                    "Created a chunk of size %d, which is longer than the specified %d",
-                    window_len,
-                    chunk_size,
-                )
-            if window:
-                chunk = _join_pieces(window, separator, strip_whitespace)
-                if chunk is not None:
-                    chunks.append(chunk)
-                say(
-                    f"{piece!r} does not fit ({length_with(piece_len)} > "
-                    f"{chunk_size}): emit {chunk!r}"
-                )
-                while window_len > chunk_overlap or (
-                    length_with(piece_len) > chunk_size and window_len > 0
-                ):
-                    window_len -= length_function(window[0]) + (
-                        separator_len if len(window) > 1 else 0
-                    )
-                    dropped = window.pop(0)
-                    say(
-                        f"    drop {dropped!r} from the front, keep "
-                        f"{window} ({window_len})"
-                    )
-        window.append(piece)
-        window_len += piece_len + (separator_len if len(window) > 1 else 0)
-        say(f"add {piece!r}: window {window} ({window_len})")
-    chunk = _join_pieces(window, separator, strip_whitespace)
+        if window.length_with(piece) > chunk_size:
+            _emit_and_slide(
+                window, piece, chunks, chunk_size=chunk_size,
+                chunk_overlap=chunk_overlap, strip_whitespace=strip_whitespace, say=say,
+            )
+        window.add(piece)
+        say(f"add {piece!r}: window {window.pieces} ({window.length})")
+    chunk = _join_pieces(window.pieces, separator, strip_whitespace)
     if chunk is not None:
         chunks.append(chunk)
         say(f"end of the pieces: emit {chunk!r}")
     return chunks
 
 
-# %% notebooks/03_text_splitters.ipynb, cell 25
-def _check_settings(
-    chunk_size: Any, chunk_overlap: Any, length_function: Any, keep_separator: Any
-) -> None:
-    """Refuse settings that cannot work, saying which one and what to pass instead."""
+# %% notebooks/03_text_splitters.ipynb, cell 29
+def _check_sizes(chunk_size: Any, chunk_overlap: Any) -> None:
+    """Both sizes are numbers, the size positive, the overlap between 0 and the size."""
     for name, value in (("chunk_size", chunk_size), ("chunk_overlap", chunk_overlap)):
         if isinstance(value, bool) or not isinstance(value, numbers.Real):
             raise TypeError(
@@ -189,9 +210,8 @@ def _check_settings(
             )
     if chunk_size <= 0:
         raise ValueError(
-            f"chunk_size must be > 0, got {chunk_size}: a chunk "
-            "holds at least one character, "
-            "so pass a positive size such as chunk_size=500."
+            f"chunk_size must be > 0, got {chunk_size}: a chunk holds at least one "
+            "character, so pass a positive size such as chunk_size=500."
         )
     if chunk_overlap < 0:
         raise ValueError(
@@ -204,6 +224,14 @@ def _check_settings(
             f"size ({chunk_size}), should be smaller: "
             "the overlap is the part of one chunk repeated at the start of the next."
         )
+
+
+# %% notebooks/03_text_splitters.ipynb, cell 30
+def _check_settings(
+    chunk_size: Any, chunk_overlap: Any, length_function: Any, keep_separator: Any
+) -> None:
+    """Refuse settings that cannot work, saying which one and what to pass instead."""
+    _check_sizes(chunk_size, chunk_overlap)
     if not callable(length_function):
         raise TypeError(
             "length_function must be a function of a str, such "
@@ -216,7 +244,7 @@ def _check_settings(
         )
 
 
-# %% notebooks/03_text_splitters.ipynb, cell 27
+# %% notebooks/03_text_splitters.ipynb, cell 32
 from retrieval_lab.oop import add_to_class
 
 
@@ -247,7 +275,7 @@ class TextSplitter(BaseDocumentTransformer, ABC):
         """Cut one text into chunks: each subclass decides where."""
 
 
-# %% notebooks/03_text_splitters.ipynb, cell 28
+# %% notebooks/03_text_splitters.ipynb, cell 33
 @add_to_class(TextSplitter)
 def _join_docs(self, docs: list[str], separator: str) -> str | None:
     return _join_pieces(docs, separator, self._strip_whitespace)
@@ -265,14 +293,12 @@ def _merge_splits(self, splits: Iterable[str], separator: str) -> list[str]:
     )
 
 
-# %% notebooks/03_text_splitters.ipynb, cell 29
+# %% notebooks/03_text_splitters.ipynb, cell 34
 @add_to_class(TextSplitter)
 def create_documents(
     self, texts: list[str], metadatas: list[dict[Any, Any]] | None = None
 ) -> list[Document]:
-    """One Document per chunk of each text, each with its own deep copy of that text's
-    metadata.
-    """
+    """One Document per chunk of each text, each with a deep copy of its metadata."""
     if isinstance(texts, str):
         raise TypeError(
             "create_documents takes a list of texts; for one text, pass [text]."
@@ -290,16 +316,15 @@ def create_documents(
             chunk_metadata = copy.deepcopy(metadata)
             if self._add_start_index:
                 search_from = max(0, start + previous_len - self._chunk_overlap)
-                start = text.find(
-                    chunk, search_from
-                )  # -1 when the chunk is not in the text
+                # -1 when the chunk is not in the text
+                start = text.find(chunk, search_from)
                 chunk_metadata["start_index"] = start
                 previous_len = len(chunk)
             documents.append(Document(page_content=chunk, metadata=chunk_metadata))
     return documents
 
 
-# %% notebooks/03_text_splitters.ipynb, cell 30
+# %% notebooks/03_text_splitters.ipynb, cell 35
 @add_to_class(TextSplitter)
 def split_documents(self, documents: Iterable[Document]) -> list[Document]:
     """Split each Document; the chunks copy its metadata but not its id."""
@@ -317,7 +342,7 @@ def transform_documents(
     return self.split_documents(list(documents))
 
 
-# %% notebooks/03_text_splitters.ipynb, cell 32
+# %% notebooks/03_text_splitters.ipynb, cell 37
 from retrieval_lab.oop import add_to_class
 
 
@@ -341,7 +366,7 @@ class CharacterTextSplitter(TextSplitter):
         self._is_separator_regex = is_separator_regex
 
 
-# %% notebooks/03_text_splitters.ipynb, cell 33
+# %% notebooks/03_text_splitters.ipynb, cell 38
 @add_to_class(CharacterTextSplitter)
 def split_text(self, text: str) -> list[str]:
     _check_text(text)
@@ -356,15 +381,14 @@ def split_text(self, text: str) -> list[str]:
     return self._merge_splits(pieces, glue)
 
 
-# %% notebooks/03_text_splitters.ipynb, cell 37
+# %% notebooks/03_text_splitters.ipynb, cell 42
 from retrieval_lab.oop import add_to_class
 
 
-# %% notebooks/03_text_splitters.ipynb, cell 38
+# %% notebooks/03_text_splitters.ipynb, cell 43
 class RecursiveCharacterTextSplitter(TextSplitter):
-    """Cut at the coarsest separator present; re-split any piece still too long with the
-    finer ones.
-    """
+    """Cut at the coarsest separator present; re-split any piece still too long with
+    the finer ones."""
 
     def __init__(
         self,
@@ -374,15 +398,10 @@ class RecursiveCharacterTextSplitter(TextSplitter):
         **kwargs: Any,
     ) -> None:
         super().__init__(keep_separator=keep_separator, **kwargs)
-        separators = separators or [
-            "\n\n",
-            "\n",
-            " ",
-            "",
-        ]  # an empty list means the default too
-        if isinstance(separators, str) or not all(
-            isinstance(s, str) for s in separators
-        ):
+        # an empty list means the default too
+        separators = separators or ["\n\n", "\n", " ", ""]
+        wrong = [s for s in separators if not isinstance(s, str)]
+        if isinstance(separators, str) or wrong:
             raise TypeError(
                 "separators must be a list of str, e.g. "
                 f"['\\n\\n', ' ']; got {separators!r}."
@@ -394,7 +413,7 @@ class RecursiveCharacterTextSplitter(TextSplitter):
         self._is_separator_regex = is_separator_regex
 
 
-# %% notebooks/03_text_splitters.ipynb, cell 39
+# %% notebooks/03_text_splitters.ipynb, cell 44
 @add_to_class(RecursiveCharacterTextSplitter)
 def _pattern(self, separator: str) -> str:
     return separator if self._is_separator_regex else re.escape(separator)
@@ -413,7 +432,7 @@ def _choose_separator(self, text: str, separators: list[str]) -> tuple[str, list
     return separators[-1], []
 
 
-# %% notebooks/03_text_splitters.ipynb, cell 40
+# %% notebooks/03_text_splitters.ipynb, cell 45
 @add_to_class(RecursiveCharacterTextSplitter)
 def _split_text(self, text: str, separators: list[str]) -> list[str]:
     separator, finer = self._choose_separator(text, separators)
@@ -436,7 +455,7 @@ def _split_text(self, text: str, separators: list[str]) -> list[str]:
     return chunks
 
 
-# %% notebooks/03_text_splitters.ipynb, cell 41
+# %% notebooks/03_text_splitters.ipynb, cell 46
 @add_to_class(RecursiveCharacterTextSplitter)
 def split_text(self, text: str) -> list[str]:
     _check_text(text)
