@@ -16,10 +16,8 @@ class Embeddings(ABC):
 
     Two methods, because a store embeds two kinds of text: the documents it keeps
     (``embed_documents``, in batches) and the question it is asked (``embed_query``).
-    Some models
-    treat the two differently (a "query:" prefix, say), so each gets its own method; a
-    store uses
-    one object for both, so that the vectors can be compared.
+    Some models treat the two differently (a "query:" prefix, say), so each gets its own
+    method; a store uses one object for both, so that the vectors can be compared.
     """
 
     @abstractmethod
@@ -59,40 +57,16 @@ Matrix = Sequence[Sequence[float]] | np.ndarray
 
 
 # %% notebooks/04_embeddings.ipynb, cell 29
-def cosine_similarity(x: Matrix, y: Matrix) -> np.ndarray:
-    """Row-wise cosine similarity: entry (i, j) compares row i of ``x`` with row j of
-    ``y``.
-
-    2-D in, 2-D out: an n×m and a k×m matrix give an n×k matrix. It reproduces
-    langchain-core's
-    ``_cosine_similarity`` (numpy path), which InMemoryVectorStore ranks with:
-
-    - either input empty: ``[[]]``;
-    - NaN or Inf in the input: a RuntimeWarning, then the computation goes on;
-    - a zero row has no direction, so its cosines are 0/0 = NaN: a NaN (or ±inf) result
-    becomes
-      0.0, **unless every result is NaN**, e.g. a zero query against anything: then
-      ValueError.
-
-    One deliberate difference: a 1-D input (a bare vector) is refused with a ValueError
-    that says
-    to wrap it in a list; the real function fails with an unhelpful IndexError.
-    """
-    if len(x) == 0 or len(y) == 0:
-        return np.array([[]])
-    x, y = np.array(x), np.array(y)
-    if np.any(np.isnan(x)) or np.any(np.isnan(y)):
-        warnings.warn(
-            "NaN found in input arrays, unexpected return might follow",
-            RuntimeWarning,
-            stacklevel=2,
-        )
-    if np.any(np.isinf(x)) or np.any(np.isinf(y)):
-        warnings.warn(
-            "Inf found in input arrays, unexpected return might follow",
-            RuntimeWarning,
-            stacklevel=2,
-        )
+def _check_matrices(x: np.ndarray, y: np.ndarray) -> None:
+    """Warn about NaN or Inf, as the real function does; refuse shapes that cannot be
+    compared, saying what to pass instead."""
+    for bad, name in ((np.isnan, "NaN"), (np.isinf, "Inf")):
+        if np.any(bad(x)) or np.any(bad(y)):
+            warnings.warn(
+                f"{name} found in input arrays, unexpected return might follow",
+                RuntimeWarning,
+                stacklevel=3,
+            )
     if x.ndim != 2 or y.ndim != 2:
         raise ValueError(
             "cosine_similarity compares the rows of two 2-D matrices, "
@@ -104,10 +78,24 @@ def cosine_similarity(x: Matrix, y: Matrix) -> np.ndarray:
             "Number of columns in X and Y must be the same. X has "
             f"shape {x.shape} and Y has shape {y.shape}."
         )
+
+
+# %% notebooks/04_embeddings.ipynb, cell 31
+def cosine_similarity(x: Matrix, y: Matrix) -> np.ndarray:
+    """Row-wise cosine similarity: entry (i, j) compares row i of ``x`` with row j of
+    ``y``; an n×m and a k×m matrix give an n×k matrix.
+
+    It reproduces langchain-core's ``_cosine_similarity`` (numpy path): empty input
+    gives ``[[]]``; a NaN result (a zero row) becomes 0.0 unless every result is NaN,
+    which is a ValueError. A 1-D input is refused with a clear ValueError, where the
+    real function raises an unhelpful IndexError.
+    """
+    if len(x) == 0 or len(y) == 0:
+        return np.array([[]])
+    x, y = np.array(x), np.array(y)
+    _check_matrices(x, y)
     x_norm, y_norm = np.linalg.norm(x, axis=1), np.linalg.norm(y, axis=1)
-    with np.errstate(
-        divide="ignore", invalid="ignore"
-    ):  # 0/0 and x/0 are handled just below
+    with np.errstate(divide="ignore", invalid="ignore"):  # 0/0 is handled below
         similarity = np.dot(x, y.T) / np.outer(x_norm, y_norm)
     if np.isnan(similarity).all():
         raise ValueError(

@@ -21,18 +21,16 @@ class BaseLoader(ABC):  # noqa: B024
     rest is given.
 
     ``lazy_load`` hands out one Document at a time, so a loader over a million files
-    holds one
-    file's text at a time, not a million. ``load`` is the convenience for corpora that
-    fit in memory.
+    holds one file's text at a time, not a million. ``load`` is the convenience for
+    corpora that fit in memory.
     """
 
     def lazy_load(self) -> Iterator[Document]:
         """Yield the Documents one by one. Subclasses override this, as a generator.
 
         This fallback serves older loaders that wrote ``load`` instead: it hands out
-        that list. A
-        class that writes neither method ends up here, and finds out only now, when it
-        is called.
+        that list. A class that writes neither method ends up here, and finds out only
+        now, when it is called.
         """
         if type(self).load is not BaseLoader.load:
             return iter(self.load())
@@ -95,8 +93,7 @@ def _load_and_split(
     ``text_splitter.split_documents``.
 
     With no splitter it makes the course's RecursiveCharacterTextSplitter (notebook 03),
-    imported
-    here, when first needed, so loaders work without it. The real class imports
+    imported here, when first needed, so loaders work without it. The real class imports
     langchain-text-splitters once, when langchain_core.document_loaders is first
     imported.
     """
@@ -238,8 +235,7 @@ def source(self) -> str | None:
 
 # %% notebooks/02_loaders.ipynb, cell 39
 def _as_string(self: Blob) -> str:
-    """The data as text: read from the path if there is no data, decoded if it is
-    bytes.
+    """The data as text: read from the path if there is no data, decoded if it is bytes.
     """
     if self.data is None and self.path:
         return Path(self.path).read_text(encoding=self.encoding)
@@ -253,8 +249,7 @@ def _as_string(self: Blob) -> str:
 
 
 def _as_bytes(self: Blob) -> bytes:
-    """The data as bytes: encoded if it is text, read from the path if there is no
-    data.
+    """The data as bytes: encoded if it is text, read from the path if there is no data.
     """
     if isinstance(self.data, bytes):
         return self.data
@@ -325,8 +320,7 @@ def _from_data(
     path: str | None = None,
     metadata: dict[str, Any] | None = None,
 ) -> Blob:
-    """A blob holding bytes or text in memory; ``path`` only records where it came
-    from.
+    """A blob holding bytes or text in memory; ``path`` only records where it came from.
     """
     return cls(
         data=data,
@@ -369,14 +363,12 @@ class BlobLoader(ABC):
 
     @abstractmethod
     def yield_blobs(self) -> Iterator[Blob]:
-        """Yield one Blob per item found: a file, an object in a bucket, an
-        attachment…
+        """Yield one Blob per item found: a file, an object in a bucket, an attachment…
         """
 
 
 class BaseBlobParser(ABC):
-    """Turns one Blob into Documents. It knows nothing about where the blob came
-    from.
+    """Turns one Blob into Documents. It knows nothing about where the blob came from.
     """
 
     @abstractmethod

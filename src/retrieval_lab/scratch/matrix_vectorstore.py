@@ -27,8 +27,7 @@ def _as_matrix(vectors: Any, dim: int | None, what: str) -> np.ndarray:
     them.
 
     The real store accepts anything and fails later, at search time; checking here, once
-    per
-    add, keeps the search path free of checks.
+    per add, keeps the search path free of checks.
     """
     try:
         matrix = np.asarray(
@@ -101,9 +100,8 @@ def _top_k(scores: np.ndarray, k: int | None) -> np.ndarray:
     would keep.
 
     ``argpartition`` moves the k best to the front in O(n) without ordering the rest;
-    only those
-    k are then sorted: O(n + k log k) instead of the real store's O(n log n) full
-    argsort.
+    only those k are then sorted: O(n + k log k) instead of the real store's O(n log n)
+    full argsort.
     """
     count = len(
         range(len(scores))[:k]
@@ -123,8 +121,7 @@ def _grown(array: np.ndarray, rows: int) -> np.ndarray:
     """``array`` with room for at least ``rows`` rows, its content kept.
 
     When full, the capacity doubles: n appends then copy fewer than 2n rows in all
-    (amortised
-    O(1) per row), as a Python list does.
+    (amortised O(1) per row), as a Python list does.
     """
     if rows <= len(array):
         return array
@@ -144,10 +141,8 @@ class _MatrixRows:
     MatrixVectorStore.
 
     ``_unit`` (float32, unit length) is what a search reads; ``_raw`` (float32) keeps
-    the vectors
-    as given, for ``dump`` and MMR; ``_norms`` their lengths (0.0 marks a zero vector).
-    Rows
-    0 .. n-1 are live; the rest is spare capacity.
+    the vectors as given, for ``dump`` and MMR; ``_norms`` their lengths (0.0 marks a
+    zero vector). Rows 0 .. n-1 are live; the rest is spare capacity.
     """
 
     def __init__(self) -> None:
@@ -177,8 +172,7 @@ def matrix(self) -> np.ndarray:
 # %% notebooks/10_matrix_vectorstore.ipynb, cell 33
 @add_to_class(_MatrixRows)
 def _write_rows(self, ids: list[str], matrix: np.ndarray) -> None:
-    """Upsert: a known id is overwritten where it is, a new id is appended at the
-    end.
+    """Upsert: a known id is overwritten where it is, a new id is appended at the end.
     """
     if not self._ids:
         self._empty(
@@ -204,8 +198,7 @@ def _write_rows(self, ids: list[str], matrix: np.ndarray) -> None:
 # %% notebooks/10_matrix_vectorstore.ipynb, cell 34
 @add_to_class(_MatrixRows)
 def _delete_row(self, doc_id: str) -> bool:
-    """Remove one id's row by moving the last row into its place: O(d), whatever n
-    is.
+    """Remove one id's row by moving the last row into its place: O(d), whatever n is.
     """
     row = self._row_of.pop(doc_id, None)
     if row is None:
@@ -229,9 +222,8 @@ class MatrixVectorStore(_MatrixRows, VectorStore):
     float32 matrix.
 
     A search reads the matrix once (one matrix-vector product over n * d * 4 bytes) and
-    keeps the
-    best k with ``argpartition``: no Python loop over documents and no array rebuilt per
-    query.
+    keeps the best k with ``argpartition``: no Python loop over documents and no array
+    rebuilt per query.
     """
 
     def __init__(self, embedding: Embeddings) -> None:
@@ -498,8 +490,7 @@ def dump(self, path: str | Path) -> None:
 @add_to_class(MatrixVectorStore)
 @classmethod
 def load(cls, path: str | Path, embedding: Embeddings, **kwargs: Any) -> Self:
-    """Read a file written by ``dump``: this store's, or either
-    InMemoryVectorStore's.
+    """Read a file written by ``dump``: this store's, or either InMemoryVectorStore's.
     """
     with Path(path).open(encoding="utf-8") as f:
         entries = _from_json(json.load(f))

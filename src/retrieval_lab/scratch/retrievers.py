@@ -114,8 +114,8 @@ def __str__(self) -> str:
 # %% notebooks/08_retrievers.ipynb, cell 13
 @add_to_class(BaseRetriever)
 def _get_ls_params(self, **kwargs: Any) -> dict[str, str]:
-    """The name tracing shows:
-    ``KeywordRetriever`` -> ``{'ls_retriever_name': 'keyword'}``."""
+    """The name tracing shows: ``KeywordRetriever`` -> ``{'ls_retriever_name':
+    'keyword'}``."""
     name = self.get_name()
     if name.startswith("Retriever"):
         name = name[len("Retriever") :]

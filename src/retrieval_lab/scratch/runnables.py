@@ -90,8 +90,8 @@ class BaseCallbackHandler:
 class CallbackManager:
     """Handlers plus the tags and metadata every event of one run carries.
 
-    "Inheritable" tags and metadata travel down to child runs (the steps of a
-    sequence); the others stay on this run only."""
+    "Inheritable" tags and metadata travel down to child runs (the steps of a sequence);
+    the others stay on this run only."""
 
     def __init__(
         self, handlers: list[Any] | None = None, parent_run_id: uuid.UUID | None = None
@@ -195,8 +195,8 @@ class RunManager:
 @add_to_class(RunManager)
 def _emit(self, event: str, *args: Any, **kwargs: Any) -> None:
     """Call ``event`` on every handler. A handler that fails is logged, not raised
-    (unless it sets ``raise_error = True``): a broken logger must not break the chain
-    it watches."""
+    (unless it sets ``raise_error = True``): a broken logger must not break the chain it
+    watches."""
     for handler in self.manager.handlers:
         try:
             getattr(handler, event)(

@@ -78,8 +78,8 @@ def _split_text_with_regex(
 
 # %% notebooks/03_text_splitters.ipynb, cell 13
 def _check_separator_regex(separator: str) -> None:
-    """A separator regex with groups of its own would make re.split return extra
-    pieces: refuse it clearly."""
+    """A separator regex with groups of its own would make re.split return extra pieces:
+    refuse it clearly."""
     groups = re.compile(separator).groups
     if groups:
         raise ValueError(
@@ -113,8 +113,8 @@ def _join_pieces(
 
 # %% notebooks/03_text_splitters.ipynb, cell 17
 class _Window:
-    """The pieces on their way into the next chunk. Its length is counted, not
-    measured: the pieces' lengths plus one separator between each pair."""
+    """The pieces on their way into the next chunk. Its length is counted, not measured:
+    the pieces' lengths plus one separator between each pair."""
 
     def __init__(self, separator: str, length_function: Callable[[str], int]) -> None:
         self.pieces: list[str] = []
@@ -180,8 +180,8 @@ def _merge_pieces(
     strip_whitespace: bool = True,
     trace: list[str] | None = None,
 ) -> list[str]:
-    """Glue pieces into chunks of at most chunk_size (a piece longer than that becomes
-    a chunk of its own); each chunk repeats up to chunk_overlap of the one before."""
+    """Glue pieces into chunks of at most chunk_size (a piece longer than that becomes a
+    chunk of its own); each chunk repeats up to chunk_overlap of the one before."""
     say = trace.append if trace is not None else (lambda line: None)
     window, chunks = _Window(separator, length_function), []
     for piece in pieces:
@@ -387,8 +387,8 @@ from retrieval_lab.oop import add_to_class
 
 # %% notebooks/03_text_splitters.ipynb, cell 43
 class RecursiveCharacterTextSplitter(TextSplitter):
-    """Cut at the coarsest separator present; re-split any piece still too long with
-    the finer ones."""
+    """Cut at the coarsest separator present; re-split any piece still too long with the
+    finer ones."""
 
     def __init__(
         self,

@@ -30,21 +30,13 @@ class VectorStore(ABC):
     """The store interface: documents in, the nearest documents to a query out.
 
     A backend must define two things, ``similarity_search`` and the class method
-    ``from_texts``,
-    plus one of ``add_texts`` / ``add_documents`` (each is written in terms of the
-    other, so
-    defining either one makes both work). Everything else is inherited: some of it works
-    on any
-    backend (``add_texts``, ``add_documents``, ``from_documents``, ``search``,
-    ``as_retriever``),
-    the rest raises ``NotImplementedError`` until the backend overrides it, exactly like
-    the
-    real base class.
+    ``from_texts``, plus one of ``add_texts`` / ``add_documents`` (each is written in
+    terms of the other, so defining either one makes both work). Everything else is
+    inherited: some of it works on any backend, the rest raises ``NotImplementedError``
+    until the backend overrides it, like the real base class.
     """
 
-    # ---- the two abstract members: what every backend must write
-    # --------------------------
-
+    # the two abstract members: what every backend must write
     @abstractmethod
     def similarity_search(
         self, query: str, k: int = 4, **kwargs: Any
@@ -62,15 +54,30 @@ class VectorStore(ABC):
         ids: list[str] | None = None,
         **kwargs: Any,
     ) -> VST:
-        """Build a store of this class from plain texts (and, optionally, their metadata
-        and ids).
-        """
+        """A store of this class, from plain texts (and their metadata and ids)."""
 
 
 # %% notebooks/05_vectorstore.ipynb, cell 9
-# ---- loading: add_texts and add_documents, each in terms of the other ----------------
+def _documents_from_texts(
+    texts: list[str] | tuple[str, ...],
+    metadatas: list[dict[str, Any]] | None,
+    ids: list[str] | None,
+) -> list[Document]:
+    """One Document per text: no metadatas means ``{}`` each, no ids means None each."""
+    if metadatas and len(metadatas) != len(texts):
+        raise ValueError(
+            f"The number of metadatas must match the number of texts. "
+            f"Got {len(metadatas)} metadatas and {len(texts)} texts."
+        )
+    metadata_iter = iter(metadatas) if metadatas else cycle([{}])
+    id_iter = iter(ids) if ids else cycle([None])
+    return [
+        Document(page_content=text, metadata=metadata, id=id_)
+        for text, metadata, id_ in zip(texts, metadata_iter, id_iter, strict=False)
+    ]
 
 
+# %% notebooks/05_vectorstore.ipynb, cell 11
 @add_to_class(VectorStore)
 def add_texts(
     self,
@@ -80,35 +87,22 @@ def add_texts(
     ids: list[str] | None = None,
     **kwargs: Any,
 ) -> list[str]:
-    """Wrap each text in a Document and hand them to ``add_documents``.
-
-    Works only when the subclass overrides ``add_documents``; otherwise the two would
-    call
-    each other forever, so it raises instead.
-    """
+    """Wrap each text in a Document and hand them to ``add_documents``: this works only
+    when the subclass overrides ``add_documents``, or the two would call each other
+    forever."""
     if type(self).add_documents is VectorStore.add_documents:
         raise NotImplementedError(
             f"`add_texts` has not been implemented for {type(self).__name__}: "
             "override add_texts or add_documents (either one is enough)."
         )
     texts = texts if isinstance(texts, list | tuple) else list(texts)
-    if metadatas and len(metadatas) != len(texts):
-        raise ValueError(
-            f"The number of metadatas must match the number of texts. "
-            f"Got {len(metadatas)} metadatas and {len(texts)} texts."
-        )
-    metadata_iter = iter(metadatas) if metadatas else cycle([{}])
-    id_iter = iter(ids) if ids else cycle([None])
-    docs = [
-        Document(page_content=text, metadata=metadata, id=id_)
-        for text, metadata, id_ in zip(texts, metadata_iter, id_iter, strict=False)
-    ]
+    docs = _documents_from_texts(texts, metadatas, ids)
     if ids is not None:
         kwargs["ids"] = ids
     return self.add_documents(docs, **kwargs)
 
 
-# %% notebooks/05_vectorstore.ipynb, cell 10
+# %% notebooks/05_vectorstore.ipynb, cell 12
 @add_to_class(VectorStore)
 def add_documents(self, documents: list[Document], **kwargs: Any) -> list[str]:
     """Unpack the documents into texts, metadatas and ids, and hand them to
@@ -132,14 +126,13 @@ def add_documents(self, documents: list[Document], **kwargs: Any) -> list[str]:
     return self.add_texts(texts, metadatas, **kwargs)
 
 
-# %% notebooks/05_vectorstore.ipynb, cell 11
+# %% notebooks/05_vectorstore.ipynb, cell 13
 @add_to_class(VectorStore)
 @classmethod
 def from_documents(
     cls: type[VST], documents: list[Document], embedding: Embeddings, **kwargs: Any
 ) -> VST:
-    """Unpack the documents and call ``from_texts`` (ids only if some document has
-    one).
+    """Unpack the documents and call ``from_texts`` (ids only if some document has one).
     """
     texts = [doc.page_content for doc in documents]
     metadatas = [doc.metadata for doc in documents]
@@ -150,8 +143,7 @@ def from_documents(
     return cls.from_texts(texts, embedding, metadatas=metadatas, **kwargs)
 
 
-# ---- housekeeping: inherited, but only a backend can do them
-# ---------------------------
+# housekeeping: inherited, but only a backend can do them
 
 
 @add_to_class(VectorStore)
@@ -161,11 +153,10 @@ def embeddings(self) -> Embeddings | None:
     return None
 
 
-# %% notebooks/05_vectorstore.ipynb, cell 12
+# %% notebooks/05_vectorstore.ipynb, cell 14
 @add_to_class(VectorStore)
 def get_by_ids(self, ids: Sequence[str], /) -> list[Document]:
-    """The stored documents with these ids. The base class cannot know where they
-    live.
+    """The stored documents with these ids. The base class cannot know where they live.
     """
     raise NotImplementedError(f"{type(self).__name__} does not yet support get_by_ids.")
 
@@ -176,8 +167,7 @@ def delete(self, ids: list[str] | None = None, **kwargs: Any) -> bool | None:
     raise NotImplementedError("delete method must be implemented by subclass.")
 
 
-# ---- searching: only similarity_search is required; the rest raise until overridden
-# ---
+# searching: only similarity_search is required; the rest raise until overridden
 
 
 @add_to_class(VectorStore)
@@ -191,7 +181,7 @@ def similarity_search_with_score(
     )
 
 
-# %% notebooks/05_vectorstore.ipynb, cell 13
+# %% notebooks/05_vectorstore.ipynb, cell 15
 @add_to_class(VectorStore)
 def similarity_search_by_vector(
     self, embedding: list[float], k: int = 4, **kwargs: Any
@@ -221,7 +211,7 @@ def max_marginal_relevance_search(
     )
 
 
-# %% notebooks/05_vectorstore.ipynb, cell 14
+# %% notebooks/05_vectorstore.ipynb, cell 16
 @add_to_class(VectorStore)
 def max_marginal_relevance_search_by_vector(
     self,
@@ -241,8 +231,7 @@ def max_marginal_relevance_search_by_vector(
 
 @add_to_class(VectorStore)
 def _select_relevance_score_fn(self) -> Callable[[float], float]:
-    """How to map this backend's raw score to [0, 1]: only the backend knows its
-    metric.
+    """How to map this backend's raw score to [0, 1]: only the backend knows its metric.
     """
     raise NotImplementedError(
         f"{type(self).__name__} defines no relevance function "
@@ -252,7 +241,7 @@ def _select_relevance_score_fn(self) -> Callable[[float], float]:
     )
 
 
-# %% notebooks/05_vectorstore.ipynb, cell 15
+# %% notebooks/05_vectorstore.ipynb, cell 17
 @add_to_class(VectorStore)
 def similarity_search_with_relevance_scores(
     self, query: str, k: int = 4, **kwargs: Any
@@ -271,7 +260,7 @@ def similarity_search_with_relevance_scores(
     return pairs
 
 
-# %% notebooks/05_vectorstore.ipynb, cell 16
+# %% notebooks/05_vectorstore.ipynb, cell 18
 @add_to_class(VectorStore)
 def search(self, query: str, search_type: str, **kwargs: Any) -> list[Document]:
     """Dispatch on ``search_type``: the switch a retriever uses."""
@@ -290,7 +279,7 @@ def search(self, query: str, search_type: str, **kwargs: Any) -> list[Document]:
     )
 
 
-# %% notebooks/05_vectorstore.ipynb, cell 17
+# %% notebooks/05_vectorstore.ipynb, cell 19
 # ---- async twins: by default, the sync method in a worker thread
 # ----------------------
 
@@ -317,7 +306,7 @@ async def asimilarity_search(
     return await _in_thread(self.similarity_search, query, k=k, **kwargs)
 
 
-# %% notebooks/05_vectorstore.ipynb, cell 18
+# %% notebooks/05_vectorstore.ipynb, cell 20
 @add_to_class(VectorStore)
 async def asimilarity_search_with_score(
     self, *args: Any, **kwargs: Any
@@ -332,7 +321,7 @@ async def asimilarity_search_by_vector(
     return await _in_thread(self.similarity_search_by_vector, embedding, k=k, **kwargs)
 
 
-# %% notebooks/05_vectorstore.ipynb, cell 19
+# %% notebooks/05_vectorstore.ipynb, cell 21
 @add_to_class(VectorStore)
 async def amax_marginal_relevance_search(
     self,
@@ -362,15 +351,14 @@ async def adelete(self, ids: list[str] | None = None, **kwargs: Any) -> bool | N
     return await _in_thread(self.delete, ids, **kwargs)
 
 
-# %% notebooks/05_vectorstore.ipynb, cell 20
+# %% notebooks/05_vectorstore.ipynb, cell 22
 # ---- as_retriever: the bridge to chains, completed in notebook 09
 # ---------------------
 
 
 @add_to_class(VectorStore)
 def _get_retriever_tags(self) -> list[str]:
-    """The store's class name, and its embedder's when it has one: how traces label
-    it.
+    """The store's class name, and its embedder's when it has one: how traces label it.
     """
     tags = [type(self).__name__]
     if self.embeddings:
@@ -378,7 +366,7 @@ def _get_retriever_tags(self) -> list[str]:
     return tags
 
 
-# %% notebooks/05_vectorstore.ipynb, cell 21
+# %% notebooks/05_vectorstore.ipynb, cell 23
 @add_to_class(VectorStore)
 def as_retriever(self, **kwargs: Any) -> Any:
     """Wrap this store in a ``VectorStoreRetriever`` (``search_type``,

@@ -24,8 +24,7 @@ class VectorStoreRetriever(BaseRetriever):
     construction.
 
     ``search_type`` picks the store method; ``search_kwargs`` are its arguments; keyword
-    arguments
-    given to ``invoke`` are merged over ``search_kwargs`` for that one call.
+    arguments given to ``invoke`` are merged over ``search_kwargs`` for that one call.
     """
 
     vectorstore: Any
@@ -105,8 +104,7 @@ def _get_ls_params(self, **kwargs: Any) -> dict[str, str]:
 
 @add_to_class(VectorStoreRetriever)
 def add_documents(self, documents: list[Document], **kwargs: Any) -> list[str]:
-    """Add to the underlying store, so code holding only the retriever can still
-    index.
+    """Add to the underlying store, so code holding only the retriever can still index.
     """
     return self.vectorstore.add_documents(documents, **kwargs)
 
@@ -132,8 +130,8 @@ class RunnableParallel(Runnable):
     each.
 
     Each branch is a child run tagged ``map:key:<key>``. The real class runs the
-    branches in threads;
-    this one runs them one after the other, so its events always come in key order.
+    branches in threads; this one runs them one after the other, so its events always
+    come in key order.
     """
 
     def __init__(self, steps: dict[str, Any] | None = None, /, **kwargs: Any) -> None:
