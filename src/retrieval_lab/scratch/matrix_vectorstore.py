@@ -23,12 +23,7 @@ from retrieval_lab.scratch.vectorstore import VectorStore
 
 # %% notebooks/10_matrix_vectorstore.ipynb, cell 16
 def _as_matrix(vectors: Any, dim: int | None, what: str) -> np.ndarray:
-    """Vectors as one (m, d) float array, or a clear error saying what is wrong with
-    them.
-
-    The real store accepts anything and fails later, at search time; checking here, once
-    per add, keeps the search path free of checks.
-    """
+    """Vectors as one (m, d) float array, or a clear error saying what is wrong."""
     try:
         matrix = np.asarray(
             vectors, dtype=None if isinstance(vectors, np.ndarray) else np.float64
@@ -250,18 +245,12 @@ def embeddings(self) -> Embeddings:
     return self.embedding
 
 
-# %% notebooks/10_matrix_vectorstore.ipynb, cell 38
-# ---- write: an upsert keyed by id, as the real store
-# ------------------------------------
-
-
+# %% notebooks/10_matrix_vectorstore.ipynb, cell 39
 @add_to_class(MatrixVectorStore)
-def add_documents(
-    self, documents: list[Document], ids: list[str] | None = None, **kwargs: Any
-) -> list[str]:
-    """Embed every text, then upsert each under: the given id, else the document's id,
-    else a uuid4.
-    """
+def _embedded(
+    self, documents: list[Document], ids: list[str] | None
+) -> np.ndarray | None:
+    """The documents' vectors as one checked matrix (None when there are none)."""
     texts = [doc.page_content for doc in documents]
     vectors = self.embedding.embed_documents(texts)
     if ids and len(ids) != len(texts):
@@ -270,35 +259,38 @@ def add_documents(
             f"{len(ids)} ids and {len(texts)} texts."
         )
     if not texts:
-        return []
-    matrix = _as_matrix(
-        vectors, self._unit.shape[1] if self._ids else None, "the document vectors"
-    )
+        return None
+    dim = self._unit.shape[1] if self._ids else None
+    matrix = _as_matrix(vectors, dim, "the document vectors")
     if len(matrix) != len(texts):
         raise ValueError(
             f"the embedding gave {len(matrix)} vectors for "
             f"{len(texts)} texts; it must give one each."
         )
-    used = [
-        doc_id or str(uuid.uuid4())
-        for doc_id in (ids if ids else [doc.id for doc in documents])
-    ]
+    return matrix
+
+
+# %% notebooks/10_matrix_vectorstore.ipynb, cell 41
+@add_to_class(MatrixVectorStore)
+def add_documents(
+    self, documents: list[Document], ids: list[str] | None = None, **kwargs: Any
+) -> list[str]:
+    """Embed every text, then upsert each under its id."""
+    matrix = self._embedded(documents, ids)
+    if matrix is None:
+        return []
+    given = ids if ids else [doc.id for doc in documents]
+    used = [doc_id or str(uuid.uuid4()) for doc_id in given]
     for doc_id, doc in zip(used, documents, strict=True):
-        self._records[doc_id] = {
-            "text": doc.page_content,
-            "metadata": doc.metadata,
-        }  # by reference, as the real
-    last = {
-        doc_id: i for i, doc_id in enumerate(used)
-    }  # an id given twice: its last vector wins
-    self._write_rows(
-        list(last),
-        matrix if len(last) == len(used) else matrix[list(last.values())],
-    )
+        # the metadata dict by reference, as the real store keeps it
+        self._records[doc_id] = {"text": doc.page_content, "metadata": doc.metadata}
+    last = {doc_id: i for i, doc_id in enumerate(used)}
+    rows = matrix if len(last) == len(used) else matrix[list(last.values())]
+    self._write_rows(list(last), rows)
     return used
 
 
-# %% notebooks/10_matrix_vectorstore.ipynb, cell 39
+# %% notebooks/10_matrix_vectorstore.ipynb, cell 42
 @add_to_class(MatrixVectorStore)
 def delete(self, ids: Sequence[str] | None = None, **kwargs: Any) -> None:
     """Remove these ids; unknown ids are ignored, ``None`` or ``[]`` delete nothing (as
@@ -324,30 +316,32 @@ def _document(self, doc_id: str) -> Document:
     return Document(page_content=record["text"], metadata=record["metadata"], id=doc_id)
 
 
-# %% notebooks/10_matrix_vectorstore.ipynb, cell 40
-# ---- search: filter, one product, argpartition
-# --------------------------------------------
+# %% notebooks/10_matrix_vectorstore.ipynb, cell 44
+@add_to_class(MatrixVectorStore)
+def _rows_passing(self, filter: Callable[[Document], bool] | None) -> Any:
+    """The rows a search reads: a slice of all live rows, or an array of row numbers."""
+    if filter is None or not self._ids:
+        return slice(0, len(self._ids))
+    if not callable(filter):
+        raise TypeError(
+            "filter must be a function Document -> bool, got "
+            f"{type(filter).__name__} {filter!r}; "
+            "write e.g. filter=lambda doc: doc.metadata.get('topic') == 'pets'."
+        )
+    return np.array(
+        [self._row_of[i] for i in self._records if filter(self._document(i))],
+        dtype=np.intp,
+    )
 
 
+# %% notebooks/10_matrix_vectorstore.ipynb, cell 45
 @add_to_class(MatrixVectorStore)
 def _search(
     self, embedding: Any, k: int | None, filter: Callable[[Document], bool] | None
 ) -> tuple[np.ndarray, np.ndarray]:
     """(rows, scores) of the best matches, best first, in the real store's order of
-    steps.
-    """
-    rows: Any = slice(0, len(self._ids))  # every live row, read in place
-    if filter is not None and self._ids:
-        if not callable(filter):
-            raise TypeError(
-                "filter must be a function Document -> bool, got "
-                f"{type(filter).__name__} {filter!r}; "
-                "write e.g. filter=lambda doc: doc.metadata.get('topic') == 'pets'."
-            )
-        rows = np.array(
-            [self._row_of[i] for i in self._records if filter(self._document(i))],
-            dtype=np.intp,
-        )
+    steps."""
+    rows = self._rows_passing(filter)
     norms = self._norms[rows]
     if len(norms) == 0:  # nothing to rank: [] before the query is even looked at
         return np.empty(0, dtype=np.intp), np.empty(0, dtype=np.float32)
@@ -363,7 +357,7 @@ def _search(
     return (best if isinstance(rows, slice) else rows[best]), scores[best]
 
 
-# %% notebooks/10_matrix_vectorstore.ipynb, cell 41
+# %% notebooks/10_matrix_vectorstore.ipynb, cell 46
 @add_to_class(MatrixVectorStore)
 def similarity_search_with_score_by_vector(
     self,
@@ -389,7 +383,7 @@ def similarity_search_with_score(
     )
 
 
-# %% notebooks/10_matrix_vectorstore.ipynb, cell 42
+# %% notebooks/10_matrix_vectorstore.ipynb, cell 47
 @add_to_class(MatrixVectorStore)
 def similarity_search_by_vector(
     self, embedding: list[float], k: int = 4, **kwargs: Any
@@ -407,7 +401,7 @@ def similarity_search(self, query: str, k: int = 4, **kwargs: Any) -> list[Docum
     return [doc for doc, _ in self.similarity_search_with_score(query, k, **kwargs)]
 
 
-# %% notebooks/10_matrix_vectorstore.ipynb, cell 43
+# %% notebooks/10_matrix_vectorstore.ipynb, cell 48
 @add_to_class(MatrixVectorStore)
 def max_marginal_relevance_search_by_vector(
     self,
@@ -428,7 +422,7 @@ def max_marginal_relevance_search_by_vector(
     return [self._document(self._ids[rows[i]]) for i in chosen]
 
 
-# %% notebooks/10_matrix_vectorstore.ipynb, cell 44
+# %% notebooks/10_matrix_vectorstore.ipynb, cell 49
 @add_to_class(MatrixVectorStore)
 def max_marginal_relevance_search(
     self,
@@ -447,7 +441,7 @@ def max_marginal_relevance_search(
     )
 
 
-# %% notebooks/10_matrix_vectorstore.ipynb, cell 45
+# %% notebooks/10_matrix_vectorstore.ipynb, cell 50
 # ---- build, save, load: the real store's file format
 # ---------------------------------------
 
@@ -466,7 +460,7 @@ def from_texts(
     return store
 
 
-# %% notebooks/10_matrix_vectorstore.ipynb, cell 46
+# %% notebooks/10_matrix_vectorstore.ipynb, cell 51
 @add_to_class(MatrixVectorStore)
 def dump(self, path: str | Path) -> None:
     """Write the real store's file: ``{id: {"id", "vector", "text", "metadata"}}`` as
@@ -486,7 +480,7 @@ def dump(self, path: str | Path) -> None:
         json.dump(_to_json(entries), f, indent=2)
 
 
-# %% notebooks/10_matrix_vectorstore.ipynb, cell 47
+# %% notebooks/10_matrix_vectorstore.ipynb, cell 52
 @add_to_class(MatrixVectorStore)
 @classmethod
 def load(cls, path: str | Path, embedding: Embeddings, **kwargs: Any) -> Self:

@@ -18,7 +18,7 @@ from retrieval_lab.scratch.runnables import (
 )
 
 
-# %% notebooks/09_vectorstore_retriever.ipynb, cell 8
+# %% notebooks/09_vectorstore_retriever.ipynb, cell 7
 class VectorStoreRetriever(BaseRetriever):
     """A vector store behind the retriever interface: the search is fixed at
     construction.
@@ -42,31 +42,28 @@ class VectorStoreRetriever(BaseRetriever):
         super().__init__(**values)
         self._validate_search()
 
-    def _get_relevant_documents(
-        self, query: str, *, run_manager: RunManager, **kwargs: Any
-    ) -> list[Document]:
-        """Merge this call's kwargs over ``search_kwargs`` (a new dict: the field is
-        untouched), then dispatch.
-
-        Declaring ``**kwargs`` is what makes ``invoke(query, k=1)`` arrive here
-        (notebook 08, surprise 1).
-        """
-        merged = self.search_kwargs | kwargs
-        if self.search_type == "similarity":
-            return self.vectorstore.similarity_search(query, **merged)
-        if self.search_type == "similarity_score_threshold":
-            pairs = self.vectorstore.similarity_search_with_relevance_scores(
-                query, **merged
-            )
-            return [doc for doc, _ in pairs]
-        if self.search_type == "mmr":
-            return self.vectorstore.max_marginal_relevance_search(query, **merged)
-        raise ValueError(
-            f"search_type of {self.search_type} not allowed."
-        )  # it was changed after construction
-
 
 # %% notebooks/09_vectorstore_retriever.ipynb, cell 9
+@add_to_class(VectorStoreRetriever)
+def _get_relevant_documents(
+    self, query: str, *, run_manager: RunManager, **kwargs: Any
+) -> list[Document]:
+    """This call's kwargs over ``search_kwargs``, then the store method of the type."""
+    merged = self.search_kwargs | kwargs
+    if self.search_type == "similarity":
+        return self.vectorstore.similarity_search(query, **merged)
+    if self.search_type == "similarity_score_threshold":
+        pairs = self.vectorstore.similarity_search_with_relevance_scores(
+            query, **merged
+        )
+        return [doc for doc, _ in pairs]
+    if self.search_type == "mmr":
+        return self.vectorstore.max_marginal_relevance_search(query, **merged)
+    # only reachable when search_type was changed after construction
+    raise ValueError(f"search_type of {self.search_type} not allowed.")
+
+
+# %% notebooks/09_vectorstore_retriever.ipynb, cell 10
 @add_to_class(VectorStoreRetriever)
 def _validate_search(self) -> None:
     """Refuse, at construction, a search the retriever could never run."""
@@ -91,7 +88,7 @@ def _validate_search(self) -> None:
             )
 
 
-# %% notebooks/09_vectorstore_retriever.ipynb, cell 10
+# %% notebooks/09_vectorstore_retriever.ipynb, cell 11
 @add_to_class(VectorStoreRetriever)
 def _get_ls_params(self, **kwargs: Any) -> dict[str, str]:
     """What tracing shows: the retriever, the store's class and the embedder's class."""
@@ -109,7 +106,7 @@ def add_documents(self, documents: list[Document], **kwargs: Any) -> list[str]:
     return self.vectorstore.add_documents(documents, **kwargs)
 
 
-# %% notebooks/09_vectorstore_retriever.ipynb, cell 28
+# %% notebooks/09_vectorstore_retriever.ipynb, cell 29
 class RunnablePassthrough(Runnable):
     """Its output is its input: the branch of a parallel step that carries the question
     along.
@@ -124,7 +121,7 @@ class RunnablePassthrough(Runnable):
         return "RunnablePassthrough()"
 
 
-# %% notebooks/09_vectorstore_retriever.ipynb, cell 29
+# %% notebooks/09_vectorstore_retriever.ipynb, cell 30
 class RunnableParallel(Runnable):
     """Give the same input to several runnables; return their outputs as a dict, one key
     each.
@@ -152,7 +149,7 @@ def get_name(self) -> str:
     return self.name or f"RunnableParallel<{','.join(self.steps)}>"
 
 
-# %% notebooks/09_vectorstore_retriever.ipynb, cell 30
+# %% notebooks/09_vectorstore_retriever.ipynb, cell 31
 @add_to_class(RunnableParallel)
 def invoke(
     self, input: Any, config: RunnableConfig | None = None, **kwargs: Any
@@ -185,7 +182,7 @@ def invoke(
     return output
 
 
-# %% notebooks/09_vectorstore_retriever.ipynb, cell 31
+# %% notebooks/09_vectorstore_retriever.ipynb, cell 32
 @add_to_class(RunnableParallel)
 def __repr__(self) -> str:
     inner = ",\n  ".join(f"{key}: {step!r}" for key, step in self.steps.items())
