@@ -21,46 +21,38 @@ from retrieval_lab.scratch.runnables import (
 # %% notebooks/09_vectorstore_retriever.ipynb, cell 7
 class VectorStoreRetriever(BaseRetriever):
     """A vector store behind the retriever interface: the search is fixed at
-    construction.
-
-    ``search_type`` picks the store method; ``search_kwargs`` are its arguments; keyword
-    arguments given to ``invoke`` are merged over ``search_kwargs`` for that one call.
-    """
+    construction; keyword arguments of ``invoke`` override ``search_kwargs`` once."""
 
     vectorstore: Any
     search_type: str = "similarity"
-
-    # A field default: each instance gets its own copy.
-    search_kwargs: dict[str, Any] = {}  # noqa: RUF012
+    search_kwargs: dict[str, Any] = {}  # noqa: RUF012 (each instance gets a copy)
     allowed_search_types: ClassVar[tuple[str, ...]] = (
-        "similarity",
-        "similarity_score_threshold",
-        "mmr",
-    )
+        "similarity", "similarity_score_threshold", "mmr"
+    )  # fmt: skip
 
-    def __init__(self, **values: Any) -> None:
-        super().__init__(**values)
-        self._validate_search()
+    def _get_relevant_documents(
+        self, query: str, *, run_manager: RunManager, **kwargs: Any
+    ) -> list[Document]:
+        """This call's kwargs over ``search_kwargs``, then the store's search."""
+        merged = self.search_kwargs | kwargs
+        if self.search_type == "similarity":
+            return self.vectorstore.similarity_search(query, **merged)
+        if self.search_type == "similarity_score_threshold":
+            pairs = self.vectorstore.similarity_search_with_relevance_scores(
+                query, **merged
+            )
+            return [doc for doc, _ in pairs]
+        if self.search_type == "mmr":
+            return self.vectorstore.max_marginal_relevance_search(query, **merged)
+        # only reachable when search_type was changed after construction
+        raise ValueError(f"search_type of {self.search_type} not allowed.")
 
 
 # %% notebooks/09_vectorstore_retriever.ipynb, cell 9
 @add_to_class(VectorStoreRetriever)
-def _get_relevant_documents(
-    self, query: str, *, run_manager: RunManager, **kwargs: Any
-) -> list[Document]:
-    """This call's kwargs over ``search_kwargs``, then the store method of the type."""
-    merged = self.search_kwargs | kwargs
-    if self.search_type == "similarity":
-        return self.vectorstore.similarity_search(query, **merged)
-    if self.search_type == "similarity_score_threshold":
-        pairs = self.vectorstore.similarity_search_with_relevance_scores(
-            query, **merged
-        )
-        return [doc for doc, _ in pairs]
-    if self.search_type == "mmr":
-        return self.vectorstore.max_marginal_relevance_search(query, **merged)
-    # only reachable when search_type was changed after construction
-    raise ValueError(f"search_type of {self.search_type} not allowed.")
+def __init__(self, **values: Any) -> None:
+    BaseRetriever.__init__(self, **values)  # the fields, as every retriever
+    self._validate_search()
 
 
 # %% notebooks/09_vectorstore_retriever.ipynb, cell 10
