@@ -160,3 +160,43 @@ def test_hints_point_to_the_idea_not_the_code(notebook: Path):
             code = " ".join(line.split())
             if len(code) >= 12 and not code.startswith(("#", "def ", "return ", "pass")):
                 assert code not in flat, f"{notebook.name}: the hint of check cell {check} gives away {code!r}"
+
+
+_TOKEN = re.compile(r"\w+|[^\w\s]")
+
+
+def _code_shingles(code: str, size: int = 4) -> set[tuple[str, ...]]:
+    """Runs of ``size`` tokens of a solution's code, its comments and strings left out."""
+    import io
+    import tokenize
+
+    kept: list[str] = []
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(code).readline):
+            if tok.type in (tokenize.NAME, tokenize.OP, tokenize.NUMBER):
+                kept.append(tok.string)
+    except (tokenize.TokenError, IndentationError, SyntaxError):
+        kept = _TOKEN.findall(code)
+    return {tuple(kept[i : i + size]) for i in range(len(kept) - size + 1)}
+
+
+def _reads_as_code(run: tuple[str, ...]) -> bool:
+    """A run of tokens is code, not prose, when it holds an operator or a call."""
+    return any(not t.isalnum() and t not in {",", ".", ";", ":", "-", "'", '"'} for t in run) or (
+        "." in run and "(" in run
+    )
+
+
+@pytest.mark.parametrize("notebook", NOTEBOOKS, ids=IDS)
+def test_hints_hold_no_expression_of_the_solution(notebook: Path):
+    """Stronger than the line test: no four-token run of the solution's code that reads as
+    code (an operator, a call, an index) appears in its hint, however it is spaced."""
+    cells = _read(notebook).cells
+    for _, check, solution in exercises(notebook):
+        hint_tokens = _TOKEN.findall(" ".join(_hints(cells[check].source)))
+        hint_runs = {tuple(hint_tokens[i : i + 4]) for i in range(len(hint_tokens) - 3)}
+        shared = sorted(r for r in hint_runs & _code_shingles(solution) if _reads_as_code(r))
+        assert not shared, (
+            f"{notebook.name}: the hint of check cell {check} holds solution code "
+            f"{[' '.join(r) for r in shared]}: point to the idea instead"
+        )

@@ -71,21 +71,8 @@ class Document:
         self.id: str | None = _validated_id(id)
         self.type = "Document"
 
-    def __eq__(self, other: object) -> bool:
-        """Two Documents are equal when all their fields are: they are values, not
-        identities.
-        """
-        if not isinstance(other, Document):
-            return NotImplemented
-        return (self.page_content, self.metadata, self.id) == (
-            other.page_content,
-            other.metadata,
-            other.id,
-        )
-
-    __hash__ = (
-        None  # mutable, like the real one: it cannot be a dict key or a set member
-    )
+    # mutable, like the real one: it cannot be a dict key or a set member
+    __hash__ = None
 
 
 # %% notebooks/01_document.ipynb, cell 17
@@ -105,3 +92,19 @@ def _document_str(self: Document) -> str:
 
 Document.__repr__ = _document_repr
 Document.__str__ = _document_str
+
+
+# %% notebooks/01_document.ipynb, cell 21
+from retrieval_lab.oop import add_to_class
+
+_FIELDS = ("page_content", "metadata", "id", "type")
+
+
+@add_to_class(Document)
+def __eq__(self: Document, other: object) -> bool:
+    """Equal to any document, ours or langchain's, with the same four fields."""
+    try:
+        theirs = tuple(getattr(other, name) for name in _FIELDS)
+    except AttributeError:
+        return NotImplemented  # not a document: let the other side answer
+    return tuple(getattr(self, name) for name in _FIELDS) == theirs
