@@ -3,22 +3,15 @@
 # Each part starts with `# %% <notebook>, cell K` (K counts every cell from 0).
 
 # %% notebooks/10_matrix_vectorstore.ipynb, cell 14
-import json
 import uuid
 from collections.abc import Callable, Sequence
-from pathlib import Path
-from typing import Any, Self
+from typing import Any
 
 import numpy as np
 
 from retrieval_lab.scratch.document import Document
 from retrieval_lab.scratch.embeddings import Embeddings
-from retrieval_lab.scratch.in_memory_vectorstore import (
-    _from_json,
-    _to_json,
-    maximal_marginal_relevance,
-)
-from retrieval_lab.scratch.vectorstore import VectorStore
+from retrieval_lab.scratch.in_memory_vectorstore import InMemoryVectorStore
 
 
 # %% notebooks/10_matrix_vectorstore.ipynb, cell 16
@@ -212,40 +205,44 @@ def _delete_row(self, doc_id: str) -> bool:
 from retrieval_lab.oop import add_to_class
 
 
-class MatrixVectorStore(_MatrixRows, VectorStore):
-    """InMemoryVectorStore's surface and results, with every vector a unit row of one
-    float32 matrix.
-
-    A search reads the matrix once (one matrix-vector product over n * d * 4 bytes) and
-    keeps the best k with ``argpartition``: no Python loop over documents and no array
-    rebuilt per query.
-    """
+class MatrixVectorStore(_MatrixRows, InMemoryVectorStore):
+    """Notebook 06's store with its storage and search replaced: every vector is a unit
+    row of one float32 matrix, and a search reads it once (one matrix-vector product
+    over n * d * 4 bytes), keeping the best k with ``argpartition``."""
 
     def __init__(self, embedding: Embeddings) -> None:
-        if not (
-            callable(getattr(embedding, "embed_documents", None))
-            and callable(getattr(embedding, "embed_query", None))
-        ):
-            raise TypeError(
-                "MatrixVectorStore needs an embedding model with "
-                "embed_documents and embed_query, "
-                f"got {type(embedding).__name__}; pass e.g. BagOfWords()."
-            )
-        super().__init__()
-        self.embedding = embedding
-        self._records: dict[
-            str, dict[str, Any]
-        ] = {}  # id -> {"text", "metadata"}, in insertion order
+        _MatrixRows.__init__(self)
+        self._records: dict[str, dict[str, Any]] = {}  # id -> {"text", "metadata"}
+        InMemoryVectorStore.__init__(self, embedding)  # checks the model
 
 
-# %% notebooks/10_matrix_vectorstore.ipynb, cell 37
-@add_to_class(MatrixVectorStore)
-@property
-def embeddings(self) -> Embeddings:
-    return self.embedding
+# %% notebooks/10_matrix_vectorstore.ipynb, cell 38
+def _entries(self: MatrixVectorStore) -> dict[str, dict[str, Any]]:
+    """``{id: {"id", "vector", "text", "metadata"}}``, built from the rows on demand."""
+    raw = self._raw
+    return {
+        doc_id: {"id": doc_id, "vector": raw[self._row_of[doc_id]].tolist(), **rec}
+        for doc_id, rec in self._records.items()
+    }
 
 
-# %% notebooks/10_matrix_vectorstore.ipynb, cell 39
+def _replace_entries(self: MatrixVectorStore, entries: dict[str, Any]) -> None:
+    """Everything replaced by these entries, in their order."""
+    _MatrixRows.__init__(self)
+    self._records = {}
+    if entries:
+        vectors = [entry["vector"] for entry in entries.values()]
+        self._write_rows(list(entries), _as_matrix(vectors, None, "the saved vectors"))
+        self._records = {
+            doc_id: {"text": e["text"], "metadata": e["metadata"]}
+            for doc_id, e in entries.items()
+        }
+
+
+MatrixVectorStore.store = property(_entries, _replace_entries)
+
+
+# %% notebooks/10_matrix_vectorstore.ipynb, cell 40
 @add_to_class(MatrixVectorStore)
 def _embedded(
     self, documents: list[Document], ids: list[str] | None
@@ -270,7 +267,7 @@ def _embedded(
     return matrix
 
 
-# %% notebooks/10_matrix_vectorstore.ipynb, cell 41
+# %% notebooks/10_matrix_vectorstore.ipynb, cell 42
 @add_to_class(MatrixVectorStore)
 def add_documents(
     self, documents: list[Document], ids: list[str] | None = None, **kwargs: Any
@@ -290,7 +287,7 @@ def add_documents(
     return used
 
 
-# %% notebooks/10_matrix_vectorstore.ipynb, cell 42
+# %% notebooks/10_matrix_vectorstore.ipynb, cell 43
 @add_to_class(MatrixVectorStore)
 def delete(self, ids: Sequence[str] | None = None, **kwargs: Any) -> None:
     """Remove these ids; unknown ids are ignored, ``None`` or ``[]`` delete nothing (as
@@ -306,17 +303,17 @@ def get_by_ids(self, ids: Sequence[str], /) -> list[Document]:
     """Documents for the ids found, in the order asked (missing ids skipped, repeats
     repeated).
     """
-    return [self._document(doc_id) for doc_id in ids if doc_id in self._records]
+    return [self._document_at(doc_id) for doc_id in ids if doc_id in self._records]
 
 
 @add_to_class(MatrixVectorStore)
-def _document(self, doc_id: str) -> Document:
+def _document_at(self, doc_id: str) -> Document:
     """A fresh Document: changing it never changes the store."""
     record = self._records[doc_id]
     return Document(page_content=record["text"], metadata=record["metadata"], id=doc_id)
 
 
-# %% notebooks/10_matrix_vectorstore.ipynb, cell 44
+# %% notebooks/10_matrix_vectorstore.ipynb, cell 45
 @add_to_class(MatrixVectorStore)
 def _rows_passing(self, filter: Callable[[Document], bool] | None) -> Any:
     """The rows a search reads: a slice of all live rows, or an array of row numbers."""
@@ -329,12 +326,12 @@ def _rows_passing(self, filter: Callable[[Document], bool] | None) -> Any:
             "write e.g. filter=lambda doc: doc.metadata.get('topic') == 'pets'."
         )
     return np.array(
-        [self._row_of[i] for i in self._records if filter(self._document(i))],
+        [self._row_of[i] for i in self._records if filter(self._document_at(i))],
         dtype=np.intp,
     )
 
 
-# %% notebooks/10_matrix_vectorstore.ipynb, cell 45
+# %% notebooks/10_matrix_vectorstore.ipynb, cell 46
 @add_to_class(MatrixVectorStore)
 def _search(
     self, embedding: Any, k: int | None, filter: Callable[[Document], bool] | None
@@ -357,145 +354,18 @@ def _search(
     return (best if isinstance(rows, slice) else rows[best]), scores[best]
 
 
-# %% notebooks/10_matrix_vectorstore.ipynb, cell 46
-@add_to_class(MatrixVectorStore)
-def similarity_search_with_score_by_vector(
-    self,
-    embedding: list[float],
-    k: int = 4,
-    filter: Callable[[Document], bool] | None = None,
-    **_kwargs: Any,
-) -> list[tuple[Document, float]]:
-    rows, scores = self._search(embedding, k, filter)
-    return [
-        (self._document(self._ids[r]), s)
-        for r, s in zip(rows.tolist(), scores.tolist(), strict=True)
-    ]
-
-
-@add_to_class(MatrixVectorStore)
-def similarity_search_with_score(
-    self, query: str, k: int = 4, **kwargs: Any
-) -> list[tuple[Document, float]]:
-    """``(document, cosine similarity)`` pairs, best first."""
-    return self.similarity_search_with_score_by_vector(
-        self.embedding.embed_query(query), k, **kwargs
-    )
-
-
 # %% notebooks/10_matrix_vectorstore.ipynb, cell 47
 @add_to_class(MatrixVectorStore)
-def similarity_search_by_vector(
-    self, embedding: list[float], k: int = 4, **kwargs: Any
-) -> list[Document]:
-    return [
-        doc
-        for doc, _ in self.similarity_search_with_score_by_vector(
-            embedding, k, **kwargs
-        )
-    ]
-
-
-@add_to_class(MatrixVectorStore)
-def similarity_search(self, query: str, k: int = 4, **kwargs: Any) -> list[Document]:
-    return [doc for doc, _ in self.similarity_search_with_score(query, k, **kwargs)]
-
-
-# %% notebooks/10_matrix_vectorstore.ipynb, cell 48
-@add_to_class(MatrixVectorStore)
-def max_marginal_relevance_search_by_vector(
+def _search_by_vector(
     self,
     embedding: list[float],
-    k: int = 4,
-    fetch_k: int = 20,
-    lambda_mult: float = 0.5,
-    *,
+    k: int | None = 4,
     filter: Callable[[Document], bool] | None = None,
-    **kwargs: Any,
-) -> list[Document]:
-    """Fetch the ``fetch_k`` best with the matrix, then let notebook 06's MMR choose
-    ``k`` of them.
-    """
-    rows, _ = self._search(embedding, fetch_k, filter)
-    query = np.array(embedding, dtype=np.float32)  # as the real store hands it to MMR
-    chosen = maximal_marginal_relevance(query, self._raw[rows], lambda_mult, k)
-    return [self._document(self._ids[rows[i]]) for i in chosen]
-
-
-# %% notebooks/10_matrix_vectorstore.ipynb, cell 49
-@add_to_class(MatrixVectorStore)
-def max_marginal_relevance_search(
-    self,
-    query: str,
-    k: int = 4,
-    fetch_k: int = 20,
-    lambda_mult: float = 0.5,
-    **kwargs: Any,
-) -> list[Document]:
-    return self.max_marginal_relevance_search_by_vector(
-        self.embedding.embed_query(query),
-        k,
-        fetch_k,
-        lambda_mult=lambda_mult,
-        **kwargs,
-    )
-
-
-# %% notebooks/10_matrix_vectorstore.ipynb, cell 50
-# ---- build, save, load: the real store's file format
-# ---------------------------------------
-
-
-@add_to_class(MatrixVectorStore)
-@classmethod
-def from_texts(
-    cls,
-    texts: list[str],
-    embedding: Embeddings,
-    metadatas: list[dict[str, Any]] | None = None,
-    **kwargs: Any,
-) -> Self:
-    store = cls(embedding=embedding)
-    store.add_texts(texts=texts, metadatas=metadatas, **kwargs)
-    return store
-
-
-# %% notebooks/10_matrix_vectorstore.ipynb, cell 51
-@add_to_class(MatrixVectorStore)
-def dump(self, path: str | Path) -> None:
-    """Write the real store's file: ``{id: {"id", "vector", "text", "metadata"}}`` as
-    indented JSON.
-    """
-    entries = {
-        doc_id: {
-            "id": doc_id,
-            "vector": self._raw[self._row_of[doc_id]].tolist(),
-            **record,
-        }
-        for doc_id, record in self._records.items()
-    }
-    target = Path(path)
-    target.parent.mkdir(exist_ok=True, parents=True)
-    with target.open("w", encoding="utf-8") as f:
-        json.dump(_to_json(entries), f, indent=2)
-
-
-# %% notebooks/10_matrix_vectorstore.ipynb, cell 52
-@add_to_class(MatrixVectorStore)
-@classmethod
-def load(cls, path: str | Path, embedding: Embeddings, **kwargs: Any) -> Self:
-    """Read a file written by ``dump``: this store's, or either InMemoryVectorStore's.
-    """
-    with Path(path).open(encoding="utf-8") as f:
-        entries = _from_json(json.load(f))
-    store = cls(embedding=embedding, **kwargs)
-    if entries:
-        vectors = _as_matrix(
-            [e["vector"] for e in entries.values()], None, "the saved vectors"
-        )
-        store._write_rows(list(entries), vectors)
-        store._records = {
-            doc_id: {"text": e["text"], "metadata": e["metadata"]}
-            for doc_id, e in entries.items()
-        }
-    return store
+) -> list[tuple[Document, float, np.ndarray]]:
+    """The one search every inherited wrapper and MMR call: (document, score, vector),
+    best first."""
+    rows, scores = self._search(embedding, k, filter)
+    return [
+        (self._document_at(self._ids[row]), score, self._raw[row])
+        for row, score in zip(rows.tolist(), scores.tolist(), strict=True)
+    ]
