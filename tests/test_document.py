@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from langchain_core.documents import Document as RealDocument
@@ -84,3 +85,44 @@ def test_errors_say_what_to_do():
 def test_unknown_keyword_refused_by_mine_dropped_by_the_real_one():
     assert outcome(lambda: Document("x", metdata={})).error[0] == "TypeError"
     assert RealDocument("x", metdata={"a": 1}).metadata == {}
+
+
+# ----------------------------------------------------------------------------- equality
+
+
+@given(texts, metadata, ids, texts, metadata, ids)
+def test_equality_agrees_with_the_real_class_whichever_class_built_each_side(t1, m1, i1, t2, m2, i2):
+    """Ours == ours, ours == real and real == ours all give what real == real gives."""
+    real_answer = RealDocument(t1, metadata=m1, id=i1) == RealDocument(t2, metadata=m2, id=i2)
+    for left in (Document, RealDocument):
+        for right in (Document, RealDocument):
+            a, b = left(t1, metadata=m1, id=i1), right(t2, metadata=m2, id=i2)
+            assert (a == b) is real_answer, (left.__module__, right.__module__)
+            assert (a != b) is not real_answer
+
+
+@given(texts, metadata, ids)
+def test_a_document_equals_its_copy_in_the_other_class(text, meta, id_):
+    mine, real = Document(text, metadata=meta, id=id_), RealDocument(text, metadata=meta, id=id_)
+    assert mine == real and real == mine
+    assert [mine] == [real] and [real] == [mine]  # what the standard suites compare
+
+
+def test_each_field_counts_and_what_is_not_a_document_is_never_equal():
+    base = Document("hi", metadata={"p": 1}, id="d1")
+    for other in (
+        Document("ho", metadata={"p": 1}, id="d1"),
+        RealDocument("hi", metadata={"p": 2}, id="d1"),
+        RealDocument("hi", metadata={"p": 1}),
+    ):
+        assert base != other and other != base
+    real = RealDocument("hi", metadata={"p": 1}, id="d1")
+    for not_a_document in ("hi", real.model_dump(), None, 1):
+        assert base != not_a_document and not_a_document != base
+        assert (real == not_a_document) is (base == not_a_document) is False
+
+
+def test_equal_documents_stay_unhashable_like_the_real_one():
+    for doc in (Document("hi"), RealDocument("hi")):
+        with pytest.raises(TypeError):
+            hash(doc)

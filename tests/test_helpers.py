@@ -323,3 +323,19 @@ def test_both_passes_a_class_as_it_is_and_calls_a_factory() -> None:
     assert (mine(), real()) == (7, 7.0)
     mine, real = both(lambda xs: len(xs), lambda: [1, 2], [1])
     assert (mine(), real()) == (2, 1)
+
+
+def test_row_embeddings_hand_out_rows_as_views_or_lists() -> None:
+    from retrieval_lab.embeddings import RowEmbeddings
+
+    vectors = np.arange(12, dtype=np.float32).reshape(4, 3)
+    as_array = RowEmbeddings(vectors, as_lists=False)
+    block = as_array.embed_documents(["1", "2", "3"])
+    assert np.shares_memory(block, vectors) and block.tolist() == vectors[1:].tolist()
+    assert as_array.embed_documents(["3", "0"]).tolist() == [vectors[3].tolist(), vectors[0].tolist()]
+    assert RowEmbeddings(vectors).embed_documents(["0"]) == [[0.0, 1.0, 2.0]]
+    assert RowEmbeddings(vectors).embed_query("2") == [6.0, 7.0, 8.0]
+    with pytest.raises(ValueError, match="row"):
+        RowEmbeddings(vectors).embed_query("cat")
+    with pytest.raises(ValueError, match="2-D"):
+        RowEmbeddings(np.zeros(3))

@@ -214,16 +214,6 @@ CODE_LINES_PER_MINUTE = 15
 _TIME_LINE = re.compile(r"\*\*Time\*\*: teach (\d+) min · exercises (\d+) min")
 
 
-def _still_long(notebook_name: str) -> dict[str, int]:
-    """Cells listed in ``tools/long_cells.toml``: over the limit today, not allowed to grow."""
-    import tomllib
-
-    listed = Path(__file__).with_name("long_cells.toml")
-    if not listed.exists():
-        return {}
-    return tomllib.loads(listed.read_text(encoding="utf-8")).get(notebook_name, {})
-
-
 def teach_estimate(nb) -> int:
     """Honest teaching minutes: prose words / 150 + code lines / 15, rounded up to 5.
 
@@ -304,8 +294,7 @@ def guard_problems(notebook: Path) -> list[str]:
         if cell.cell_type != "code":
             continue
         lines = cell.source.splitlines()
-        allowed = _still_long(name).get(cell.get("id", ""), MAX_CELL_LINES)
-        if len(lines) > max(MAX_CELL_LINES, allowed):
+        if len(lines) > MAX_CELL_LINES:
             problems.append(
                 f"{name}: cell {i} has {len(lines)} lines; the course's limit is {MAX_CELL_LINES}: "
                 "split it, one idea per cell (grow a class with add_to_class)."

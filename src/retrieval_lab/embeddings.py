@@ -8,6 +8,8 @@ on paper, and every run prints the same thing.
 from __future__ import annotations
 
 import re
+
+import numpy as np
 from collections.abc import Iterable, Sequence
 
 from langchain_core.embeddings import Embeddings
@@ -109,3 +111,38 @@ class LookupEmbeddings(Embeddings):
 
     def embed_documents(self, texts: list[str]) -> list[list[float]]:
         return [self._vector(text) for text in texts]
+
+
+class RowEmbeddings(Embeddings):
+    """An embedding 'model' whose text ``"17"`` embeds to row 17 of an array you give.
+
+    For speed measurements (notebook 10, ``make bench``): no model runs, so a timing is the
+    store's alone. A contiguous run of texts is returned as a view of the array (no copy),
+    so a million vectors cost no extra memory; ``as_lists=True`` returns Python lists, as a
+    real embedding model does, which the list-based stores need.
+    """
+
+    def __init__(self, vectors: np.ndarray, as_lists: bool = True) -> None:
+        if getattr(vectors, "ndim", None) != 2:
+            raise ValueError(
+                "RowEmbeddings needs a 2-D array, one row per text, got "
+                f"{type(vectors).__name__} of shape {getattr(vectors, 'shape', '?')}."
+            )
+        self.vectors, self.as_lists = vectors, as_lists
+
+    def _row(self, text: str) -> int:
+        if not (isinstance(text, str) and text.isdigit() and int(text) < len(self.vectors)):
+            raise ValueError(
+                f"RowEmbeddings embeds the texts '0' to '{len(self.vectors) - 1}' (row "
+                f"numbers), got {text!r}."
+            )
+        return int(text)
+
+    def embed_documents(self, texts: list[str]) -> Any:
+        rows = np.array([self._row(t) for t in texts], dtype=np.int64)
+        contiguous = len(rows) > 0 and bool((np.diff(rows) == 1).all())
+        block = self.vectors[rows[0] : rows[-1] + 1] if contiguous else self.vectors[rows]
+        return block.tolist() if self.as_lists else block
+
+    def embed_query(self, text: str) -> list[float]:
+        return self.vectors[self._row(text)].tolist()

@@ -19,9 +19,11 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import traceback
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Literal
 
 from retrieval_lab.checks import CheckResult
@@ -83,6 +85,19 @@ def _first_line(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text[0]}" if text else type(exc).__name__
 
 
+def _failed_assertion(exc: AssertionError) -> str:
+    """The assertion's message, or (a bare ``assert``, outside pytest) the suite's line that
+    failed: the learner can look it up in the suite's source."""
+    message = str(exc).strip().splitlines()
+    if message:
+        return message[0]
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if "langchain_tests" in f.filename]
+    if not frames:
+        return "an assertion failed"
+    frame = frames[-1]
+    return f"failed at `{frame.line}` ({Path(frame.filename).name}, line {frame.lineno})"
+
+
 def _run_one(suite: Any, name: str, store: Any, pool: ThreadPoolExecutor) -> TestOutcome:
     import pytest  # langchain-tests depends on it, so it is here whenever the suite is
 
@@ -97,8 +112,7 @@ def _run_one(suite: Any, name: str, store: Any, pool: ThreadPoolExecutor) -> Tes
     except NotImplementedError:
         return TestOutcome(name, "not attempted", "your code still raises NotImplementedError")
     except AssertionError as exc:
-        detail = str(exc).strip().splitlines()
-        return TestOutcome(name, "failed", detail[0] if detail else "an assertion failed")
+        return TestOutcome(name, "failed", _failed_assertion(exc))
     except Exception as exc:  # the store's own error, reported rather than raised
         return TestOutcome(name, "error", f"your store raised {_first_line(exc)}")
     return TestOutcome(name, "passed")
@@ -147,12 +161,21 @@ def run_vectorstore_suite(
     return outcomes
 
 
-def suite_report(outcomes: Sequence[TestOutcome]) -> str:
+def suite_report(outcomes: Sequence[TestOutcome], *, only_failed: bool = False) -> str:
     """One line per test (✓ passed, ✗ failed with the first line of why), under a count."""
     passed = sum(o.passed for o in outcomes)
     lines = [f"{passed} of {len(outcomes)} standard tests pass"]
-    lines += [f"  {o}" for o in outcomes]
+    lines += [f"  {o}" for o in outcomes if not (only_failed and o.passed)]
     return "\n".join(lines)
+
+
+def run_and_report(make_store: Callable[[Any], Any], *, only_failed: bool = False) -> str:
+    """:func:`run_vectorstore_suite`, then :func:`suite_report`; never raises, even without
+    langchain-tests (the report then says how to install it)."""
+    try:
+        return suite_report(run_vectorstore_suite(make_store), only_failed=only_failed)
+    except ImportError as exc:
+        return str(exc)
 
 
 def check_standard_suite(

@@ -18,19 +18,13 @@ from retrieval_lab.scratch.vectorstore import VectorStore
 
 # %% notebooks/06_in_memory_vectorstore.ipynb, cell 9
 def maximal_marginal_relevance(
-    query_embedding: Sequence[float] | np.ndarray,
-    embedding_list: list[list[float]],
-    lambda_mult: float = 0.5,
-    k: int = 4,
+    query_embedding: Sequence[float] | np.ndarray, embedding_list: list[list[float]],
+    lambda_mult: float = 0.5, k: int = 4,
 ) -> list[int]:
-    """Pick ``k`` of the candidates, one at a time, trading relevance against
-    redundancy.
+    """Pick ``k`` candidates one at a time, trading relevance against redundancy.
 
-    First pick: the candidate most similar to the query. Each later pick: the candidate
-    that
-    maximises ``lambda_mult * sim(query, c) - (1 - lambda_mult) * max(sim(c, s) for s
-    picked)``.
-    ``lambda_mult=1`` is plain similarity; ``0`` only avoids what was already picked.
+    Each pick maximises ``lambda_mult * sim(query, c) - (1 - lambda_mult) * r``, where
+    ``r`` is c's highest similarity to a candidate already picked (none for the first).
     Returns positions in ``embedding_list``, in the order picked.
     """
     count = min(k, len(embedding_list))
@@ -48,9 +42,7 @@ def maximal_marginal_relevance(
                 continue
             redundancy = max(similarity_to_selected[i])
             score = lambda_mult * query_score - (1 - lambda_mult) * redundancy
-            if (
-                score > best_score
-            ):  # strict: on a tie the earlier candidate (the better-ranked) stays
+            if score > best_score:  # strict: on a tie the earlier candidate stays
                 best_score, best = score, i
         picked.append(best)
         selected = np.append(selected, [embedding_list[best]], axis=0)
@@ -84,29 +76,19 @@ def _to_json(value: Any) -> Any:
     """One stored value in the form langchain's ``dumpd`` gives it.
 
     Plain JSON values pass through; a tuple becomes a list; a Document becomes a
-    "constructor"
-    dict; a user dict with an ``"lc"`` key is wrapped so it cannot pose as one; anything
-    else
-    becomes a ``not_implemented`` placeholder.
+    "constructor" dict; a user dict with an ``"lc"`` key is wrapped so it cannot pose as
+    one; anything else becomes a ``not_implemented`` placeholder.
     """
     if isinstance(value, Document):
-        kwargs: dict[str, Any] = {}
-        if value.id is not None:
-            kwargs["id"] = value.id
+        kwargs: dict[str, Any] = {} if value.id is None else {"id": value.id}
         if value.metadata:
             kwargs["metadata"] = _to_json(value.metadata)
-        kwargs["page_content"] = value.page_content
-        kwargs["type"] = "Document"
+        kwargs |= {"page_content": value.page_content, "type": "Document"}
         return {
-            "lc": 1,
-            "type": "constructor",
-            "id": list(_DOCUMENT_ID),
-            "kwargs": kwargs,
+            "lc": 1, "type": "constructor", "id": list(_DOCUMENT_ID), "kwargs": kwargs
         }
     if isinstance(value, dict):
-        if not all(
-            isinstance(key, str | int | float | bool | type(None)) for key in value
-        ):
+        if not all(isinstance(k, str | int | float | bool | type(None)) for k in value):
             return _not_implemented(value)
         if "lc" in value or (len(value) == 1 and _ESCAPED in value):
             return {_ESCAPED: value}
@@ -121,8 +103,7 @@ def _to_json(value: Any) -> Any:
 # %% notebooks/06_in_memory_vectorstore.ipynb, cell 17
 def _from_json(value: Any) -> Any:
     """Undo ``_to_json``, innermost values first, reviving only Documents (like
-    ``allowed_objects=[Document]``).
-    """
+    ``allowed_objects=[Document]``)."""
     if isinstance(value, list):
         return [_from_json(item) for item in value]
     if not isinstance(value, dict):
@@ -142,13 +123,11 @@ def _from_json(value: Any) -> Any:
     if kind == "constructor":
         if list(value["id"]) != _DOCUMENT_ID:
             raise ValueError(
-                f"Deserialization of {tuple(value['id'])!r} is not "
-                "allowed: this store only rebuilds "
-                "Documents from a file, since rebuilding arbitrary "
+                f"Deserialization of {tuple(value['id'])!r} is not allowed: this store "
+                "only rebuilds Documents from a file, since rebuilding arbitrary "
                 "classes from data is unsafe."
             )
-        kwargs = dict(value.get("kwargs", {}))
-        kwargs.pop("type", None)
+        kwargs = {k: v for k, v in value.get("kwargs", {}).items() if k != "type"}
         return Document(**kwargs)
     return value
 
@@ -184,7 +163,6 @@ def embeddings(self) -> Embeddings:
 
 # %% notebooks/06_in_memory_vectorstore.ipynb, cell 21
 # ---- write: an upsert keyed by id
-# -----------------------------------------------------
 
 
 @add_to_class(InMemoryVectorStore)
@@ -192,11 +170,8 @@ def add_documents(
     self, documents: list[Document], ids: list[str] | None = None, **kwargs: Any
 ) -> list[str]:
     """Embed the texts, then store each under: the given id, else the document's id,
-    else a uuid4.
-
-    An existing id is overwritten (an upsert). The stored metadata is the document's own
-    dict,
-    not a copy: change it later and the store sees the change.
+    else a uuid4. An existing id is overwritten (an upsert). The stored metadata is the
+    document's own dict, not a copy: change it later and the store sees the change.
     """
     texts = [doc.page_content for doc in documents]
     vectors = self.embedding.embed_documents(texts)
@@ -205,9 +180,7 @@ def add_documents(
             "ids must be the same length as texts. Got "
             f"{len(ids)} ids and {len(texts)} texts."
         )
-    id_iter: Iterator[str | None] = (
-        iter(ids) if ids else iter(doc.id for doc in documents)
-    )
+    id_iter: Iterator[str | None] = iter(ids) if ids else (doc.id for doc in documents)
     used = []
     for doc, vector in zip(documents, vectors, strict=False):
         doc_id = next(id_iter) or str(uuid.uuid4())
@@ -250,7 +223,6 @@ def _document(entry: dict[str, Any]) -> Document:
 
 # %% notebooks/06_in_memory_vectorstore.ipynb, cell 23
 # ---- read: filter, score, rank
-# --------------------------------------------------------
 
 
 @add_to_class(InMemoryVectorStore)
@@ -260,9 +232,7 @@ def _search_by_vector(
     k: int | None = 4,
     filter: Callable[[Document], bool] | None = None,
 ) -> list[tuple[Document, float, list[float]]]:
-    """The one search routine: filter first, then cosine, then the top ``k`` (a
-    slice).
-    """
+    """The one search: filter first, then cosine, then the top ``k`` (a slice)."""
     entries = list(self.store.values())
     if filter is not None and entries:
         if not callable(filter):
@@ -275,15 +245,9 @@ def _search_by_vector(
     if not entries:
         return []
     similarity = cosine_similarity([embedding], [e["vector"] for e in entries])[0]
-    top = similarity.argsort()[::-1][
-        :k
-    ]  # the real store's ranking: numpy's sort, reversed
+    top = similarity.argsort()[::-1][:k]  # the real store's ranking: numpy's, reversed
     return [
-        (
-            self._document(entries[i]),
-            float(similarity[i].item()),
-            entries[i]["vector"],
-        )
+        (self._document(entries[i]), float(similarity[i].item()), entries[i]["vector"])
         for i in top
     ]
 
