@@ -8,10 +8,10 @@ on paper, and every run prints the same thing.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 import numpy as np
-from collections.abc import Iterable, Sequence
-
 from langchain_core.embeddings import Embeddings
 
 DEFAULT_VOCABULARY: tuple[str, ...] = ("cat", "dog", "kernel", "python")
