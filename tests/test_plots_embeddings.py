@@ -1,15 +1,16 @@
-"""Unit tests for the embedding pictures in retrieval_lab.plots: vector_arrows and similarity_heatmaps."""
+"""Unit tests for the embedding pictures: vector_arrows, zero_vector_plot, similarity_heatmaps."""
 
 from __future__ import annotations
 
 import math
 
 import matplotlib.pyplot as plt
+import numpy as np
 import pytest
 from matplotlib.colors import to_hex
 from matplotlib.patches import Arc, FancyArrowPatch
 
-from retrieval_lab.plots import COLORS, similarity_heatmaps, vector_arrows
+from retrieval_lab.plots import COLORS, GREYS, similarity_heatmaps, vector_arrows, zero_vector_plot
 
 
 @pytest.fixture(autouse=True)
@@ -115,7 +116,9 @@ MATRIX = [[1.0, 0.5, -0.2], [0.5, 1.0, 0.0], [-0.2, 0.0, 1.0]]
 
 
 def test_one_panel_per_matrix_on_a_shared_scale():
-    fig = similarity_heatmaps({"a": MATRIX, "b": [[-v for v in row] for row in MATRIX]}, ["x", "y", "z"])
+    fig = similarity_heatmaps(
+        {"a": MATRIX, "b": [[-v for v in row] for row in MATRIX]}, ["x", "y", "z"]
+    )
     panels = [ax for ax in fig.axes if ax.images]
     assert [ax.get_title() for ax in panels] == ["a", "b"]
     for ax in panels:
@@ -145,3 +148,100 @@ def test_cells_are_annotated_and_nan_is_marked():
 def test_bad_input_to_similarity_heatmaps_says_what_to_do(panels, labels, words):
     with pytest.raises(ValueError, match=words):
         similarity_heatmaps(panels, labels)
+
+
+def test_labels_beyond_the_tips_do_not_overlap_the_angle_arcs():
+    """The 'c6 cos = 0.000' label sat on the arcs; every label now clears every arc."""
+    plane = {
+        "c1": [3.0, 1.0],
+        "c2": [3.0, 1.0],
+        "c3": [2.0, 1.0],
+        "c4": [1.0, 1.0],
+        "c5": [1.0, 3.0],
+        "c6": [0.0, 1.0],
+    }
+    fig = vector_arrows(
+        plane, query=[1, 0], show_angles=True, highlight=["c1", "c2"], numbered=False
+    )
+    ax = fig.axes[0]
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    arcs = [p for p in ax.patches if isinstance(p, Arc)]
+    assert len(arcs) == 5
+    labels = [t for t in ax.texts if "cos =" in t.get_text()]
+    assert any(t.get_text().startswith("c6\ncos = 0.000") for t in labels)
+    for arc in arcs:
+        radius = arc.width / 2
+        angles = np.radians(np.linspace(arc.theta1, arc.theta2, 60))
+        points = ax.transData.transform(
+            np.column_stack([radius * np.cos(angles), radius * np.sin(angles)])
+        )
+        for text in labels:
+            box = text.get_window_extent(renderer)
+            assert not any(box.contains(x, y) for x, y in points), (text.get_text(), radius)
+
+
+def test_heatmap_rows_are_ordered_by_topic_with_a_line_between_topics():
+    matrix = [[1.0, 0.1, 0.8], [0.1, 1.0, 0.2], [0.8, 0.2, 1.0]]
+    fig = similarity_heatmaps(
+        {"m": matrix}, ["pet 1", "code", "pet 2"], groups=["pets", "code", "pets"]
+    )
+    ax = fig.axes[0]
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["pet 1", "pet 2", "code"]
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["pet 1", "pet 2", "code"]
+    assert ax.images[0].get_array().tolist() == [[1.0, 0.8, 0.1], [0.8, 1.0, 0.2], [0.1, 0.2, 1.0]]
+    bounds = sorted(
+        {
+            line.get_ydata()[0]
+            for line in ax.get_lines()
+            if line.get_ydata()[0] == line.get_ydata()[1]
+        }
+    )
+    assert bounds == [1.5]  # between the pets block and the code block
+
+
+def test_heatmap_order_by_hand():
+    fig = similarity_heatmaps({"m": MATRIX}, ["x", "y", "z"], order=[2, 0, 1])
+    ax = fig.axes[0]
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["z", "x", "y"]
+    assert ax.images[0].get_array().tolist()[0] == [1.0, -0.2, 0.0]
+    assert not ax.get_lines()  # no groups, no lines
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "words"),
+    [({"order": [0, 1]}, "each row number"), ({"order": [0, 0, 1]}, "each row number"),
+     ({"groups": ["a", "b"]}, "one topic per label")],
+)
+def test_heatmap_refuses_a_bad_order(kwargs, words):
+    with pytest.raises(ValueError, match=words):
+        similarity_heatmaps({"m": MATRIX}, ["x", "y", "z"], **kwargs)
+
+
+def test_zero_vector_is_a_point_with_no_arrow():
+    fig = zero_vector_plot({"cat": [1, 0], "cat dog": [1, 1], "hello": [0, 0]})
+    ax = fig.axes[0]
+    arrows = _arrows(ax)
+    assert sorted(tuple(a._posA_posB[1]) for a in arrows) == [(1, 0), (1, 1)]  # no arrow for (0, 0)
+    points = list(ax.collections)
+    assert len(points) == 1 and points[0].get_offsets().tolist() == [[0.0, 0.0]]
+    assert to_hex(points[0].get_edgecolor()[0]) == COLORS["query"]
+    assert any(t.get_text().startswith("hello: zero vector") for t in ax.texts)
+
+
+def test_zero_vector_plot_needs_a_zero_vector():
+    with pytest.raises(ValueError, match="no vector is \\(0, 0\\)"):
+        zero_vector_plot({"cat": [1, 0]})
+    with pytest.raises(ValueError, match="2-D vectors only"):
+        zero_vector_plot({"x": [0, 0, 0]})
+
+
+def test_heatmap_colours_come_from_the_palette_and_nan_is_light_grey():
+    image = similarity_heatmaps({"m": MATRIX}, ["x", "y", "z"]).axes[0].images[0]
+    cmap = image.get_cmap()
+    assert to_hex(cmap.get_bad()) == GREYS["light_grey"]
+    assert [to_hex(cmap(v)) for v in (0.0, 0.5, 1.0)] == [
+        COLORS["mine"],
+        GREYS["white"],
+        COLORS["query"],
+    ]

@@ -3,12 +3,13 @@ the pictures of runs and of a chain's graph."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from langchain_core.documents import Document
-from langchain_core.runnables import RunnableLambda
+from langchain_core.runnables import RunnableLambda, RunnableParallel, RunnablePassthrough
 
 from retrieval_lab.callbacks import RecordingHandler, Timeline, describe, event_names
-from retrieval_lab.plots import grouped_bars, run_timeline, runnable_graph
+from retrieval_lab.plots import bm25_saturation, grouped_bars, run_timeline, runnable_graph
 
 
 def boom(_):
@@ -27,7 +28,13 @@ def recorded(chain, value):
 def test_runs_are_numbered_in_order_with_parents():
     handler = recorded(RunnableLambda(str.upper) | RunnableLambda(len), "cat")
     assert [(e.event, e.run, e.parent) for e in handler.events] == [
-        ("start", 1, None), ("start", 2, 1), ("end", 2, 1), ("start", 3, 1), ("end", 3, 1), ("end", 1, None)]
+        ("start", 1, None),
+        ("start", 2, 1),
+        ("end", 2, 1),
+        ("start", 3, 1),
+        ("end", 3, 1),
+        ("end", 1, None),
+    ]
     assert event_names(handler.events)[:2] == ["start chain RunnableSequence", "start chain upper"]
     assert handler.events[1].tags == ("seq:step:1", "t")
 
@@ -43,7 +50,16 @@ def test_errors_and_clear():
 def test_timeline_text_and_html_are_stable_and_uuid_free():
     handler = recorded(RunnableLambda(str.upper) | RunnableLambda(len), "cat")
     text = str(handler.timeline())
-    assert text.splitlines()[0].split() == ["step", "event", "kind", "run", "parent", "name", "tags", "payload"]
+    assert text.splitlines()[0].split() == [
+        "step",
+        "event",
+        "kind",
+        "run",
+        "parent",
+        "name",
+        "tags",
+        "payload",
+    ]
     assert text == str(recorded(RunnableLambda(str.upper) | RunnableLambda(len), "cat").timeline())
     assert "<table>" in handler.timeline(columns=("step", "name", "metadata"))._repr_html_()
     with pytest.raises(ValueError, match="unknown timeline column"):
@@ -64,14 +80,81 @@ def test_describe_shows_ids_errors_and_clips():
 def test_run_timeline_draws_one_bar_per_run_and_marks_errors():
     handler = recorded(RunnableLambda(str.upper) | RunnableLambda(boom), "cat")
     fig = run_timeline(handler.events)
-    ax = fig.axes[0]
-    assert len(ax.patches) == 3  # sequence, upper, boom
-    labels = [t.get_text() for t in ax.texts]
-    assert any("boom ✗" in label for label in labels) and any("   run 2: upper" in label for label in labels)
+    names, bars = fig.axes
+    assert len(bars.patches) == 3  # sequence, upper, boom
+    labels = [t.get_text() for t in names.texts]
+    assert any("boom ✗" in label for label in labels) and any(
+        "run 2: upper" in label for label in labels
+    )
+    hatches = {p.get_hatch() for p in bars.patches}
+    assert "//" in hatches and None in hatches  # the error differs by hatch, not colour alone
+    legend = [t.get_text() for t in fig.legends[0].get_texts()]
+    assert legend == ["chain run", "ended in an error ✗"]
     with pytest.raises(ValueError, match="no events"):
         run_timeline([])
     with pytest.raises(ValueError, match="never started"):
         run_timeline(handler.events[2:3])
+
+
+def test_run_timeline_nests_labels_by_x_position():
+    """Left-aligned labels that move right with depth: the nesting is visible, not padded away."""
+    chain = RunnableParallel(a=RunnableLambda(str.upper), b=RunnablePassthrough()) | RunnableLambda(
+        len
+    )
+    handler = recorded(chain, "cat")
+    depth = {}
+    for e in handler.events:
+        if e.event == "start":
+            depth[e.run] = depth[e.parent] + 1 if e.parent in depth else 0
+    names = run_timeline(handler.events).axes[0]  # the label panel; the bars are axes[1]
+    by_run = {int(t.get_text().split("run ")[1].split(":")[0]): t for t in names.texts}
+    assert set(by_run) == set(depth) and max(depth.values()) == 2
+    assert all(t.get_ha() == "left" and not t.get_text().startswith(" ") for t in by_run.values())
+    x = {run: t.get_position()[0] for run, t in by_run.items()}
+    for run, d in depth.items():
+        for other, e in depth.items():
+            if d < e:
+                assert x[run] < x[other]
+            elif d == e:
+                assert x[run] == x[other]
+    rows = {run: t.get_position()[1] for run, t in by_run.items()}
+    assert sorted(rows, key=rows.get) == sorted(depth)  # one row per run, in start order
+
+
+def test_bm25_saturation_draws_the_formula_and_the_raw_count():
+    fig = bm25_saturation((1.2, 2.0), max_count=6, b=0.75, length_ratio=2.0)
+    ax = fig.axes[0]
+    lines = {line.get_label(): line for line in ax.get_lines()}
+    assert list(lines["raw count (tf)"].get_ydata()) == list(range(7))
+    norm = 1.2 * (1 - 0.75 + 0.75 * 2.0)
+    assert np.allclose(
+        lines["BM25, k1 = 1.2"].get_ydata(), [tf * 2.2 / (tf + norm) for tf in range(7)]
+    )
+    styles = {
+        (line.get_color(), line.get_marker(), line.get_linestyle())
+        for name, line in lines.items()
+        if name.startswith("BM25")
+    }
+    assert len(styles) == 2 and len({m for _, m, _ in styles}) == 2  # markers differ too
+    ceilings = sorted(line.get_ydata()[0] for line in ax.get_lines() if line.get_linestyle() == ":")
+    assert ceilings == [2.2, 3.0]  # the limit k1 + 1 of each line
+    assert ax.get_legend().get_texts()[0].get_text() == "raw count (tf)"
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"k1_values": ()}, "positive numbers"),
+        ({"k1_values": (0,)}, "positive numbers"),
+        ({"max_count": 0}, "max_count"),
+        ({"b": 2}, "b \\(length"),
+        ({"length_ratio": 0}, "length_ratio"),
+        ({"k1_values": [1] * 7}, "at most"),
+    ],
+)
+def test_bm25_saturation_refuses_bad_input(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        bm25_saturation(**kwargs)
 
 
 def test_grouped_bars_one_panel_per_series():
@@ -89,7 +172,9 @@ def test_runnable_graph_layers_and_refusals():
     fig = runnable_graph(nodes, edges)
     ax = fig.axes[0]
     boxes = {t.get_text(): t.get_position() for t in ax.texts}
-    assert boxes["in"][1] < boxes["left"][1] == boxes["right"][1] < boxes["out"][1]  # drawn top to bottom
+    assert (
+        boxes["in"][1] < boxes["left"][1] == boxes["right"][1] < boxes["out"][1]
+    )  # drawn top to bottom
     assert len([p for p in ax.patches if type(p).__name__ == "FancyArrowPatch"]) == 4
     with pytest.raises(ValueError, match="cycle"):
         runnable_graph(["a", "b"], [("a", "b"), ("b", "a")])

@@ -5,8 +5,9 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import numpy as np
 import pytest
+from matplotlib.patches import FancyArrowPatch
 
-from retrieval_lab.plots import latency_vs_n, recall_vs_latency
+from retrieval_lab.plots import hnsw_walk, latency_vs_n, recall_vs_latency, swap_with_last_delete
 
 
 @pytest.fixture(autouse=True)
@@ -22,9 +23,14 @@ def test_latency_vs_n_draws_one_line_per_store_and_a_slope_one_guide():
     assert ax.get_xscale() == "log" and ax.get_yscale() == "log"
     lines = {line.get_label(): line for line in ax.get_lines()}
     assert set(lines) == {"matrix", "lists", "slope 1 (∝ n) through matrix"}
-    assert list(lines["lists"].get_xdata()) == [1000, 10_000]  # sorted by n, whatever the dict order
+    assert list(lines["lists"].get_xdata()) == [
+        1000,
+        10_000,
+    ]  # sorted by n, whatever the dict order
     guide = lines["slope 1 (∝ n) through matrix"]
-    assert np.allclose(guide.get_ydata(), [0.1, 1.0, 10.0])  # proportional to n from the first point
+    assert np.allclose(
+        guide.get_ydata(), [0.1, 1.0, 10.0]
+    )  # proportional to n from the first point
 
 
 def test_latency_vs_n_without_a_guide_has_only_the_stores():
@@ -75,3 +81,163 @@ def test_recall_vs_latency_joins_each_curves_points_in_order_and_marks_exact_sea
 def test_recall_vs_latency_refuses_bad_points(curves, exact, message):
     with pytest.raises(ValueError, match=message):
         recall_vs_latency(curves, exact_ms=exact)
+
+
+def test_latency_vs_n_draws_the_cost_floor_n_d_4_over_bandwidth():
+    data = {"matrix": {1000: 0.1, 100_000: 5.0}, "lists": {10_000: 50.0}}
+    ax = latency_vs_n(data, d=384, bandwidth_gb_s=12.5).axes[0]
+    floor = next(line for line in ax.get_lines() if line.get_label().startswith("cost floor"))
+    assert list(floor.get_xdata()) == [1000, 10_000, 100_000]  # every n of every series
+    expected_ms = [n * 384 * 4 / 12.5e9 * 1e3 for n in (1000, 10_000, 100_000)]
+    assert np.allclose(floor.get_ydata(), expected_ms)
+    assert "d = 384" in floor.get_label() and "12.5 GB/s" in floor.get_label()
+    series = [line for line in ax.get_lines() if line.get_label() in data]
+    assert floor.get_color() not in {line.get_color() for line in series}
+    assert (
+        len({line.get_marker() for line in series}) == 2
+    )  # told apart by marker as well as colour
+    assert len({str(line.get_linestyle()) for line in series}) == 2
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"d": 64}, "give both or neither"),
+        ({"bandwidth_gb_s": 5.0}, "give both or neither"),
+        ({"d": 0, "bandwidth_gb_s": 5.0}, "d is the number"),
+        ({"d": 4, "bandwidth_gb_s": -1.0}, "GB/s"),
+    ],
+)
+def test_latency_vs_n_refuses_half_a_cost_floor(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        latency_vs_n({"a": {10: 1.0}}, **kwargs)
+
+
+def test_recall_axis_is_zoomed_to_the_data_not_zero_to_one():
+    curves = {
+        "random": [("ef=16", 0.2, 0.82), ("ef=64", 0.8, 0.93)],
+        "clustered": [("ef=16", 0.1, 0.97)],
+    }
+    low, high = recall_vs_latency(curves).axes[0].get_ylim()
+    assert 0.5 < low < 0.82 and 0.97 < high <= 1.0
+    low, _ = recall_vs_latency({"a": [("x", 1.0, 0.02)]}).axes[0].get_ylim()
+    assert low == 0.0  # never below 0
+
+
+def test_ef_labels_do_not_overlap_even_for_crowded_points():
+    curves = {
+        "random": [
+            (f"ef={ef}", 0.2 + i * 0.005, 0.6 + i * 0.004) for i, ef in enumerate((8, 16, 32, 64))
+        ],
+        "clustered": [("ef=8", 0.2, 0.6), ("ef=16", 0.202, 0.601)],
+    }
+    fig = recall_vs_latency(curves, exact_ms=1.0)
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    boxes = [t.get_window_extent(renderer) for t in fig.axes[0].texts]
+    assert len(boxes) == 6
+    assert not any(a.overlaps(b) for k, a in enumerate(boxes) for b in boxes[k + 1 :])
+
+
+def test_exact_search_line_has_a_colour_and_style_no_curve_uses():
+    curves = {name: [("ef=16", 0.2, 0.9)] for name in ("a", "b", "c", "d", "e", "f")}
+    ax = recall_vs_latency(curves, exact_ms=2.0).axes[0]
+    lines = {line.get_label(): line for line in ax.get_lines()}
+    exact = lines.pop("exact search (recall 1)")
+    assert exact.get_color() not in {line.get_color() for line in lines.values()}
+    # the dash pattern as drawn (get_linestyle() names every custom pattern "--")
+    assert exact._unscaled_dash_pattern not in {
+        line._unscaled_dash_pattern for line in lines.values()
+    }
+    assert len({line.get_marker() for line in lines.values()}) == 6
+
+
+ROWS = [[0.1, 0.2], [0.3, 0.4], [0.5, 0.6], [0.7, 0.8]]
+
+
+def _row_texts(ax) -> list[str]:
+    return [t.get_text().split(":")[0] for t in ax.texts if ":" in t.get_text()]
+
+
+def test_swap_with_last_delete_moves_the_last_row_into_the_hole():
+    fig = swap_with_last_delete(ROWS, 1, ids=["c1", "c2", "c3", "c4"])
+    before, after = fig.axes[:2]
+    assert _row_texts(before) == ["c1", "c2", "c3", "c4"]
+    assert _row_texts(after) == ["c1", "c4", "c3"]  # what MatrixVectorStore.delete leaves behind
+    assert "c4: [0.70, 0.80]" in [t.get_text() for t in after.texts]
+    hatched = [p for p in before.patches if p.get_hatch()]
+    assert len(hatched) == 1 and hatched[0].get_y() == pytest.approx(1 - 0.4)  # the deleted row
+    arrows = [p for p in before.patches if isinstance(p, FancyArrowPatch)]
+    assert len(arrows) == 1
+    assert after.get_title() == "after deleting c2"
+
+
+def test_deleting_the_last_row_moves_nothing():
+    fig = swap_with_last_delete(ROWS, 3)
+    assert _row_texts(fig.axes[1]) == ["row 0", "row 1", "row 2"]
+    assert not [p for p in fig.axes[0].patches if isinstance(p, FancyArrowPatch)]
+
+
+@pytest.mark.parametrize(
+    ("rows", "delete", "ids", "message"),
+    [
+        ([], 0, None, "no rows"),
+        ([[1.0], [1.0, 2.0]], 0, None, "same length"),
+        (ROWS, 4, None, "from 0 to 3"),
+        (ROWS, True, None, "row number"),
+        (ROWS, 0, ["a"], "one id per row"),
+    ],
+)
+def test_swap_with_last_delete_refuses_bad_input(rows, delete, ids, message):
+    with pytest.raises(ValueError, match=message):
+        swap_with_last_delete(rows, delete, ids=ids)
+
+
+POSITIONS = {"a": (0, 0), "b": (1, 2), "c": (2, 0.5), "d": (3, 2.5), "e": (4, 1), "f": (2.5, 3.5)}
+LAYERS = [
+    [("a", "b"), ("b", "c"), ("c", "e"), ("b", "d"), ("d", "f"), ("e", "d")],
+    [("a", "e"), ("e", "d")],
+    [("a", "e")],
+]
+PATH = [(2, "a"), (2, "e"), (1, "e"), (1, "d"), (0, "d"), (0, "f")]
+
+
+def test_hnsw_walk_draws_layers_side_by_side_top_first_with_the_greedy_steps():
+    fig = hnsw_walk(POSITIONS, LAYERS, PATH, query=(2.8, 3.4), visited=["a", "e", "d", "f", "b"])
+    panels = fig.axes
+    assert [ax.get_title().split(":")[0] for ax in panels] == [
+        "layer 2 (entry point)",
+        "layer 1",
+        "layer 0 (every node)",
+    ]
+    for ax, level in zip(panels, (2, 1, 0), strict=True):
+        arrows = [p for p in ax.patches if isinstance(p, FancyArrowPatch)]
+        assert len(arrows) == 1  # one greedy step in each layer of this walk
+        assert len(ax.get_lines()) == len(LAYERS[level])  # one line per edge
+    stars = [
+        c for c in panels[0].collections if len(c.get_offsets()) == 1 and c.get_sizes()[0] == 200
+    ]
+    assert [tuple(s.get_offsets()[0]) for s in stars] == [(0, 0)]  # the entry point
+    assert "5 of 6 nodes had their distance computed" in fig.get_suptitle()
+    labels = [t.get_text() for t in fig.legends[0].get_texts()]
+    assert "distance computed" in labels and "query" in labels
+
+
+@pytest.mark.parametrize(
+    ("path", "message"),
+    [([], "path is empty"), ([(2, "a"), (2, "c")], "not an edge of layer 2"),
+     ([(2, "a"), (0, "a")], "one layer at a time"), ([(2, "a"), (1, "e")], "one layer at a time"),
+     ([(5, "a")], "step 0")],
+)
+def test_hnsw_walk_refuses_a_path_the_graph_does_not_allow(path, message):
+    with pytest.raises(ValueError, match=message):
+        hnsw_walk(POSITIONS, LAYERS, path)
+
+
+def test_hnsw_walk_refuses_unknown_nodes():
+    with pytest.raises(ValueError, match="no position"):
+        hnsw_walk(POSITIONS, [[("a", "zz")]], [(0, "a")])
+    with pytest.raises(ValueError, match="visited"):
+        hnsw_walk(POSITIONS, LAYERS, PATH, visited=["zz"])
+    with pytest.raises(ValueError, match="2-D"):
+        hnsw_walk({"a": (0, 0, 0)}, [[]], [(0, "a")])

@@ -64,3 +64,56 @@ def test_lambda_sweep_marks_each_pick_with_its_order():
 def test_lambda_sweep_refuses_bad_input(lambdas, picks, candidates, match):
     with pytest.raises(ValueError, match=match):
         plots.lambda_sweep(lambdas, picks, candidates)
+
+
+def test_lambda_sweep_rows_read_as_text_and_the_first_pick_has_a_legend():
+    picks = [["c2", "c6"], ["c2", "c1"]]
+    fig = plots.lambda_sweep(
+        [0, 1], picks, ["c1", "c2", "c6"], labels={"c2": "cat cat cat dog", "c6": "dog"}
+    )
+    ax = fig.axes[0]
+    rows = [t.get_text() for t in ax.get_yticklabels()]
+    assert sorted(rows) == [
+        "c1",
+        "c2: cat cat cat dog",
+        "c6: dog",
+    ]  # an id without a text stays an id
+    legend = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert legend == ["first pick (the most similar)", "later picks (number = order)"]
+    first = {tuple(c.get_offsets()[0]): c for c in ax.collections}
+    markers = {c.get_paths()[0].vertices.shape for c in first.values()}
+    assert len(markers) == 2  # first and later picks differ by marker shape as well as colour
+    plt.close(fig)
+
+
+def test_lambda_sweep_refuses_labels_of_unknown_ids():
+    with pytest.raises(ValueError, match="not among"):
+        plots.lambda_sweep([0], [["a"]], ["a"], labels={"zz": "text"})
+    with pytest.raises(TypeError, match="dict"):
+        plots.lambda_sweep([0], [["a"]], ["a"], labels=["text"])
+
+
+def test_backend_methods_chart_sorts_methods_into_two_columns():
+    works = ["similarity_search", "as_retriever"]
+    raises = ["get_by_ids", "delete", "similarity_search_with_score"]
+    fig = plots.backend_methods_chart(works, raises, backend="ListStore")
+    ax = fig.axes[0]
+    names = {t.get_text(): t.get_position()[0] for t in ax.texts}
+    assert {n for n, x in names.items() if n in works} == set(works)
+    assert {names[n] for n in works} == {0.45} and {names[n] for n in raises} == {1.45}
+    assert "✓ works on any backend (inherited) (2)" in names
+    assert "✗ raises NotImplementedError until overridden (3)" in names
+    edges = {p.get_linestyle() for p in ax.patches if not p.get_fill()}
+    assert edges == {"-", "--"}  # the columns differ by edge style, not colour alone
+    assert ax.get_title() == "what ListStore inherits from VectorStore"
+    plt.close(fig)
+
+
+@pytest.mark.parametrize(
+    ("works", "raises", "error", "match"),
+    [([], [], ValueError, "both lists are empty"), (["a"], ["a"], ValueError, "in one list"),
+     ("abc", [], TypeError, "not one str")],
+)
+def test_backend_methods_chart_refuses_bad_lists(works, raises, error, match):
+    with pytest.raises(error, match=match):
+        plots.backend_methods_chart(works, raises)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import base64
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -29,8 +31,12 @@ def test_mmr_picks_is_what_the_real_store_returns(query, lambda_mult, k, fetch_k
         with pytest.raises(ValueError, match="NaN"):
             widgets.mmr_picks(query, lambda_mult, k, fetch_k)
         return
-    expected = [d.id for d in real_store().max_marginal_relevance_search(query, k=k, fetch_k=fetch_k,
-                                                                         lambda_mult=lambda_mult)]
+    expected = [
+        d.id
+        for d in real_store().max_marginal_relevance_search(
+            query, k=k, fetch_k=fetch_k, lambda_mult=lambda_mult
+        )
+    ]
     assert widgets.mmr_picks(query, lambda_mult, k, fetch_k) == expected
     assert len(expected) == min(k, fetch_k)
 
@@ -40,7 +46,9 @@ def test_the_scratch_store_gives_the_same_picks():
     mine.add_documents([Document(text, id=doc_id) for doc_id, text in CAT_DOG_PLANE])
     lambdas = [i / 10 for i in range(11)]
     for query in ("cat", "dog", "cat dog", "cat cat dog"):
-        assert widgets.lambda_sweep_picks(query, lambdas, store=mine) == widgets.lambda_sweep_picks(query, lambdas)
+        assert widgets.lambda_sweep_picks(query, lambdas, store=mine) == widgets.lambda_sweep_picks(
+            query, lambdas
+        )
 
 
 def test_similarity_picks_and_lambda_one_agree_with_plain_search():
@@ -80,7 +88,9 @@ def test_explorer_view_turns_errors_into_a_message():
     assert view.mmr == () and view.mmr_line.startswith("picks: error: ValueError: NaN values found")
     ok = widgets.explorer_view("cat", 0.25, 3, 6)
     assert ok.mmr_line == widgets.picks_line(widgets.mmr_picks("cat", 0.25, 3, 6))
-    assert ok.similarity_line == widgets.picks_line(widgets.similarity_picks("cat", 3), "similarity top-3")
+    assert ok.similarity_line == widgets.picks_line(
+        widgets.similarity_picks("cat", 3), "similarity top-3"
+    )
 
 
 def test_the_explorer_draws_the_picture_into_its_output():
@@ -90,7 +100,10 @@ def test_the_explorer_draws_the_picture_into_its_output():
 
 def test_the_explorer_redraws_its_text_when_a_control_moves():
     explorer = widgets.mmr_explorer(draw=False)
-    assert explorer.picks_html.value == f"<code>{widgets.picks_line(widgets.mmr_picks('cat', 0.5, 3, 6))}</code>"
+    assert (
+        explorer.picks_html.value
+        == f"<code>{widgets.picks_line(widgets.mmr_picks('cat', 0.5, 3, 6))}</code>"
+    )
     explorer.lambda_mult.value = 0.25
     assert explorer.view.mmr == tuple(widgets.mmr_picks("cat", 0.25, 3, 6))
     assert widgets.picks_line(explorer.view.mmr) in explorer.picks_html.value
@@ -101,3 +114,50 @@ def test_the_explorer_redraws_its_text_when_a_control_moves():
     assert "NaN values found" in explorer.picks_html.value
     assert "mmr-picks" in explorer.picks_html._dom_classes
     assert explorer._repr_mimebundle_() is not None
+
+
+def _formatted(obj):
+    """What IPython stores for ``obj`` as a cell's last expression: (data, metadata)."""
+    from IPython.core.formatters import DisplayFormatter
+
+    return DisplayFormatter().format(obj)
+
+
+def test_the_explorer_output_carries_a_still_with_alt_text_for_static_pages():
+    explorer = widgets.mmr_explorer(draw=False)
+    data, metadata = _formatted(explorer)
+    assert (
+        "application/vnd.jupyter.widget-view+json" in data
+    )  # JupyterLab still gets the live widget
+    assert data["application/vnd.jupyter.widget-view+json"]["model_id"] == explorer.widget.model_id
+    alt = metadata["image/png"]["alt"]
+    assert data["text/plain"] == f"[figure] {alt}" and "VBox" not in data["text/plain"]
+    similar, picks = widgets.similarity_picks("cat", 3), widgets.mmr_picks("cat", 0.5, 3, 6)
+    assert f"({', '.join(similar)})" in alt and f"({', '.join(picks)})" in alt
+    png = base64.b64decode(data["image/png"])
+    assert png.startswith(b"\x89PNG")
+
+
+def test_the_still_shows_the_first_state_even_after_the_sliders_moved():
+    explorer = widgets.mmr_explorer(draw=False)
+    explorer.lambda_mult.value = 0.0
+    _, metadata = _formatted(explorer)
+    assert "λ = 0.5" in metadata["image/png"]["alt"]
+    assert explorer.still() is explorer.still()  # drawn once
+
+
+def test_an_explorer_that_starts_on_an_error_falls_back_to_words():
+    data, metadata = _formatted(widgets.mmr_explorer(query="zebra", draw=False))
+    assert "image/png" not in data and metadata == {}
+    assert (
+        data["text/plain"].startswith("[figure] MMR explorer")
+        and "NaN values found" in data["text/plain"]
+    )
+
+
+def test_include_and_exclude_are_honoured():
+    explorer = widgets.mmr_explorer(draw=False)
+    data, _ = explorer._repr_mimebundle_(include={"text/plain"})
+    assert set(data) == {"text/plain"}
+    data, metadata = explorer._repr_mimebundle_(exclude={"image/png"})
+    assert "image/png" not in data and metadata == {}

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
 from langchain_core.embeddings import Embeddings
+
+if TYPE_CHECKING:  # numpy only where RowEmbeddings runs: notebook 04 imports BagOfWords
+    import numpy as np  # in a process without numpy, as langchain-core allows
 
 DEFAULT_VOCABULARY: tuple[str, ...] = ("cat", "dog", "kernel", "python")
 
@@ -139,6 +141,8 @@ class RowEmbeddings(Embeddings):
         return int(text)
 
     def embed_documents(self, texts: list[str]) -> Any:
+        import numpy as np
+
         rows = np.array([self._row(t) for t in texts], dtype=np.int64)
         contiguous = len(rows) > 0 and bool((np.diff(rows) == 1).all())
         block = self.vectors[rows[0] : rows[-1] + 1] if contiguous else self.vectors[rows]

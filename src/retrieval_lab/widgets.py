@@ -138,6 +138,9 @@ class MMRExplorer:
             self.output,
         ])
         self.view = self.refresh()
+        #: The controls' first setting and what it showed: the still a static page falls back to.
+        self.first = (query, lambda_mult, k, fetch_k, self.view)
+        self._still: tuple[str, str] | None = None
 
     def _on_change(self, _change: dict[str, Any]) -> None:
         self.view = self.refresh()
@@ -169,8 +172,79 @@ class MMRExplorer:
             display(fig)
         plt.close(fig)
 
-    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
-        return self.widget._repr_mimebundle_(**kwargs)
+    def still(self) -> tuple[str, str]:
+        """The first state as a base64 PNG and its alt text (drawn once, then kept).
+
+        Why: where no kernel runs the widget (a static page, nbconvert, the slides, a notebook
+        viewer) the stored output is all a reader gets; a picture of the explorer's first state
+        with a description says what it does, where ``VBox(children=…)`` says nothing.
+        """
+        if self._still is None:
+            self._still = _explorer_still(self.store, *self.first)
+        return self._still
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+        """The live widget view for JupyterLab, plus a still and its description for the rest.
+
+        A front end shows the richest type it can render: JupyterLab the widget view, a static
+        renderer (which has no widget state) the ``image/png``, a terminal the ``text/plain`` line.
+        The alt text travels in the PNG's metadata, as ``plots.show`` stores it.
+        """
+        data = dict(self.widget._repr_mimebundle_(**kwargs) or {})
+        png, alt = self.still()
+        if png:
+            data["image/png"] = png
+        data["text/plain"] = f"[figure] {alt}"
+        include, exclude = kwargs.get("include"), kwargs.get("exclude")
+        data = {mime: value for mime, value in data.items()
+                if (not include or mime in include) and (not exclude or mime not in exclude)}
+        return data, ({"image/png": {"alt": alt}} if "image/png" in data else {})
+
+
+def _explorer_still(
+    store: Any, query: str, lambda_mult: float, k: int, fetch_k: int, view: ExplorerView
+) -> tuple[str, str]:
+    """Draw ``view`` as ``plots.mmr_plane`` does in the explorer; return (base64 PNG, alt text).
+
+    The PNG is empty when there is no picture to draw (an error, or vectors that are not 2-D);
+    the alt text then says what the explorer shows in words.
+    """
+    import base64
+    import io
+
+    import matplotlib.pyplot as plt
+
+    from retrieval_lab.plots import mmr_plane
+
+    setting = f"query {query!r}, λ = {lambda_mult:g}, k = {k}, fetch_k = {fetch_k}"
+    if view.error:
+        return (
+            "",
+            f"MMR explorer (interactive; run the notebook to use it). At {setting} it shows "
+            f"{view.mmr_line}.",
+        )
+    alt = (
+        f"MMR explorer, a still of its first setting ({setting}); run the notebook to move "
+        "the sliders. "
+        f"Two cat/dog planes: plain similarity's top {len(view.similarity)} "
+        f"({', '.join(view.similarity)}) beside MMR's picks in order ({', '.join(view.mmr)})."
+    )
+    points = {doc_id: entry["vector"] for doc_id, entry in store.store.items()}
+    if any(len(vector) != 2 for vector in points.values()):
+        return "", alt
+    fig = mmr_plane(
+        points,
+        store.embeddings.embed_query(query),
+        view.similarity,
+        view.mmr,
+        lambda_mult=round(lambda_mult, 2),
+    )
+    fig.suptitle(f"{view.mmr_line}    {view.similarity_line}", fontsize=10, family="monospace")
+    fig.tight_layout()
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=80, bbox_inches="tight")
+    plt.close(fig)
+    return base64.b64encode(buffer.getvalue()).decode("ascii"), alt
 
 
 def mmr_explorer(store: Any = None, **settings: Any) -> MMRExplorer:

@@ -1,34 +1,63 @@
 """Pictures the notebooks share, one module per course topic, all re-exported here.
 
 Each function draws one idea and returns the Figure, so a test can inspect what was drawn; a
-notebook cell ends in ``plt.show()`` so the stored output is one PNG.
+notebook cell passes it to ``show(fig, alt="what it shows")``, which stores one PNG with its alt
+text. Colours come only from ``_style``'s Okabe-Ito palette (``tests/test_palette.py`` checks it).
 """
 
-from retrieval_lab.plots._style import COLORS, GREYS, OKABE_ITO, SERIES, show
-from retrieval_lab.plots.embeddings import similarity_heatmaps, vector_arrows
+from retrieval_lab.plots._style import COLORS, DIVERGING, GREYS, OKABE_ITO, SERIES, show
+from retrieval_lab.plots.documents import shared_metadata_diagram
+from retrieval_lab.plots.embeddings import similarity_heatmaps, vector_arrows, zero_vector_plot
+from retrieval_lab.plots.loaders import blob_pipeline_diagram, eager_vs_lazy_bars
 from retrieval_lab.plots.pipeline import pipeline_diagram, score_bars
-from retrieval_lab.plots.retrievers import grouped_bars, run_timeline, runnable_graph
-from retrieval_lab.plots.scaling import latency_vs_n, recall_vs_latency
-from retrieval_lab.plots.splitters import chunk_map, chunk_spans
-from retrieval_lab.plots.stores import lambda_sweep, mmr_plane
+from retrieval_lab.plots.retrievers import (
+    bm25_saturation,
+    grouped_bars,
+    run_timeline,
+    runnable_graph,
+)
+from retrieval_lab.plots.scaling import (
+    hnsw_walk,
+    latency_vs_n,
+    recall_vs_latency,
+    swap_with_last_delete,
+)
+from retrieval_lab.plots.splitters import (
+    chunk_map,
+    chunk_spans,
+    merge_window_strip,
+    separator_cascade_tree,
+)
+from retrieval_lab.plots.stores import backend_methods_chart, lambda_sweep, mmr_plane
 
 __all__ = [
     "COLORS",
+    "DIVERGING",
     "GREYS",
     "OKABE_ITO",
     "SERIES",
+    "backend_methods_chart",
+    "blob_pipeline_diagram",
+    "bm25_saturation",
     "chunk_map",
     "chunk_spans",
+    "eager_vs_lazy_bars",
     "grouped_bars",
+    "hnsw_walk",
     "lambda_sweep",
     "latency_vs_n",
+    "merge_window_strip",
     "mmr_plane",
     "pipeline_diagram",
     "recall_vs_latency",
     "run_timeline",
     "runnable_graph",
     "score_bars",
+    "separator_cascade_tree",
+    "shared_metadata_diagram",
     "show",
     "similarity_heatmaps",
+    "swap_with_last_delete",
     "vector_arrows",
+    "zero_vector_plot",
 ]

@@ -6,6 +6,7 @@ import math
 from collections.abc import Mapping, Sequence
 
 import matplotlib.pyplot as plt
+from matplotlib.colors import LinearSegmentedColormap
 from matplotlib.figure import Figure
 
 #: Okabe & Ito's colour-blind-safe palette (2008): the only colours a course picture may use.
@@ -20,10 +21,11 @@ OKABE_ITO = {
     "reddish_purple": "#cc79a7",
 }
 #: Greys are allowed too (for muted, inactive things): they carry no hue to confuse.
-GREYS = {"grey": "#999999", "light_grey": "#dddddd", "white": "#ffffff"}
+#: ``dark_grey`` is for secondary text: 7.5:1 against white, where ``grey`` (2.8:1) is too faint.
+GREYS = {"grey": "#999999", "light_grey": "#dddddd", "white": "#ffffff", "dark_grey": "#555555"}
 
 #: Roles, so "mine" and "real" look the same in every notebook. Series told apart by colour
-#: must also differ by marker or line style: see MARKERS and LINESTYLES.
+#: must also differ by marker or line style: see SERIES.
 COLORS = {
     "mine": OKABE_ITO["blue"],
     "real": OKABE_ITO["orange"],
@@ -41,6 +43,13 @@ SERIES = [
     (OKABE_ITO["vermillion"], "v", (0, (5, 1))),
     (OKABE_ITO["sky_blue"], "P", (0, (3, 1, 1, 1))),
 ]
+
+#: Similarity from -1 to 1: blue through white to vermillion, the two ends of Okabe-Ito that
+#: colour-blind readers tell apart best. NaN cells (undefined cosines) are light grey. An odd
+#: number of levels (255), so 0, the middle, is exactly white.
+DIVERGING = LinearSegmentedColormap.from_list(
+    "okabe_ito_diverging", [OKABE_ITO["blue"], GREYS["white"], OKABE_ITO["vermillion"]], N=255
+).with_extremes(bad=GREYS["light_grey"])
 
 
 def show(fig: Figure, alt: str, *, dpi: int = 100) -> None:

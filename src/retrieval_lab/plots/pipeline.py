@@ -6,10 +6,11 @@ from collections.abc import Sequence
 
 import matplotlib.pyplot as plt
 from matplotlib.figure import Figure
-from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
+from matplotlib.patches import FancyArrowPatch, FancyBboxPatch, Patch
 
 from retrieval_lab.plots._style import (
     COLORS,
+    GREYS,
     _check_same_length,
 )
 
@@ -23,23 +24,53 @@ def score_bars(
 ) -> Figure:
     """Horizontal bars of cosine scores, best at the top, the ``highlight`` best in colour.
 
-    Cosine lies in [-1, 1], so the axis always spans that range: bars from different queries
-    can be compared by eye.
+    The ``highlight`` best are what a search with ``k=highlight`` returns: they are coloured, a
+    dashed line cuts them from the rest (so the cut does not rest on colour alone) and the legend
+    says so. The axis spans -1..1 when a score is negative; when none is, it starts at 0, because
+    an empty half axis squeezes the differences a learner should see.
     """
     _check_same_length(labels, scores, "score_bars")
+    if isinstance(highlight, bool) or not isinstance(highlight, int) or highlight < 0:
+        raise ValueError(
+            f"score_bars: highlight is how many of the best are returned (k), a whole number "
+            f">= 0; got {highlight!r}."
+        )
     order = sorted(range(len(scores)), key=lambda i: -scores[i])
-    fig, ax = plt.subplots(figsize=(6.4, 0.45 * len(labels) + 1.2))
+    fig, ax = plt.subplots(figsize=(6.4, 0.45 * len(labels) + 1.5))
     ys = list(range(len(order)))[::-1]
     for rank, (y, i) in enumerate(zip(ys, order, strict=True)):
         color = COLORS["mine"] if rank < highlight else COLORS["muted"]
         ax.barh(y, scores[i], color=color)
         ax.text(
-            scores[i] + (0.02 if scores[i] >= 0 else -0.02), y, f"{scores[i]:.3f}",
-            va="center", ha="left" if scores[i] >= 0 else "right", fontsize=9,
+            scores[i] + (0.02 if scores[i] >= 0 else -0.02),
+            y,
+            f"{scores[i]:.3f}",
+            va="center",
+            ha="left" if scores[i] >= 0 else "right",
+            fontsize=9,
         )
     ax.set_yticks(ys, [labels[i] for i in order])
-    ax.set_xlim(-1.05, 1.25)
+    low = -1.05 if min(scores) < 0 else 0.0
+    ax.set_xlim(low, max(1.0, max(scores)) + 0.25)
     ax.axvline(0, color="black", linewidth=0.8)
+    handles = []
+    if 0 < highlight:
+        handles.append(Patch(color=COLORS["mine"], label=f"returned with k={highlight}"))
+    if highlight < len(scores):
+        handles.append(Patch(color=COLORS["muted"], label="not returned"))
+    if 0 < highlight < len(scores):
+        cut = ys[highlight - 1] - 0.5
+        ax.axhline(cut, color="black", linestyle="--", linewidth=1, label=f"k={highlight} cut")
+        handles.append(ax.get_lines()[-1])
+    if highlight:
+        ax.legend(
+            handles=handles,
+            loc="upper center",
+            bbox_to_anchor=(0.5, -0.2 - 0.3 / len(labels)),
+            ncols=len(handles),
+            fontsize=8.5,
+            frameon=False,
+        )
     ax.set_xlabel("cosine similarity")
     ax.set_title(title)
     fig.tight_layout()
@@ -62,11 +93,12 @@ def pipeline_diagram(steps: Sequence[tuple[str, str, str]]) -> Figure:
     for i, (stage, cls, output) in enumerate(steps):
         x = 0.2 + 3.2 * i
         ax.add_patch(FancyBboxPatch((x, 0.9), 2.4, 1.1, boxstyle="round,pad=0.05",
-                                    facecolor="#e8f0fb", edgecolor=COLORS["mine"]))
+                                    facecolor=GREYS["white"], edgecolor=COLORS["mine"],
+                                    linewidth=1.5))
         ax.text(x + 1.2, 1.7, stage, ha="center", va="center", fontsize=12, weight="bold")
         ax.text(x + 1.2, 1.25, cls, ha="center", va="center", fontsize=8.5, family="monospace")
         ax.text(x + 1.2, 0.45, output, ha="center", va="center", fontsize=8.5,
-                family="monospace", color="#555555")
+                family="monospace", color=GREYS["dark_grey"])
         if i + 1 < len(steps):
             ax.add_patch(FancyArrowPatch((x + 2.45, 1.45), (x + 3.15, 1.45),
                                          arrowstyle="-|>", mutation_scale=16, color="black"))

@@ -6,31 +6,51 @@ from collections.abc import Mapping, Sequence
 
 import matplotlib.pyplot as plt
 from matplotlib.figure import Figure
-from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
+from matplotlib.patches import FancyArrowPatch, FancyBboxPatch, Patch
 
 from retrieval_lab.plots._style import (
     COLORS,
+    GREYS,
     SERIES,
     _check_same_length,
 )
 
+#: How a run's bar looks, by what happened to it: colour and hatch differ together.
+_RUN_STYLES = {
+    "chain": (COLORS["mine"], None, "chain run"),
+    "retriever": (COLORS["real"], "..", "retriever run"),
+    "failed": (COLORS["query"], "//", "ended in an error ✗"),
+}
 
-def run_timeline(events: Sequence[object], *, title: str = "runs reported to the callback handler") -> Figure:
+
+def run_timeline(
+    events: Sequence[object], *, title: str = "runs reported to the callback handler"
+) -> Figure:
     """One bar per run, from the step of its start event to the step of its end (or error) event.
 
     ``events`` are recorded callbacks in order (``retrieval_lab.callbacks.Event``, or anything with
-    ``event``, ``kind``, ``name``, ``run`` and ``parent``). Children are indented under their parent,
-    so a sequence's steps sit inside the sequence's bar; a run that ended in an error is drawn red
-    and hatched. The x axis is the event number, not time, so the picture never changes.
+    ``event``, ``kind``, ``name``, ``run`` and ``parent``). The labels sit in a panel of their own,
+    left-aligned and moved right one step per level of nesting, so a sequence's steps read as an
+    outline under the sequence (right-aligned labels would hide the indent). A run that ended in an
+    error is drawn vermillion and hatched; a retriever orange and dotted. The x axis is the event
+    number, not time, so the picture never changes.
     """
     if not events:
-        raise ValueError("run_timeline: no events to draw - invoke something with the handler in "
-                         "config={'callbacks': [handler]} first.")
+        raise ValueError(
+            "run_timeline: no events to draw - invoke something with the handler in "
+            "config={'callbacks': [handler]} first."
+        )
     runs: dict[int, dict[str, object]] = {}
     for step, e in enumerate(events, start=1):
         if e.event == "start":
-            runs[e.run] = {"name": e.name, "kind": e.kind, "parent": e.parent, "start": step, "end": None,
-                           "failed": False}
+            runs[e.run] = {
+                "name": e.name,
+                "kind": e.kind,
+                "parent": e.parent,
+                "start": step,
+                "end": None,
+                "failed": False,
+            }
         elif e.run in runs:
             runs[e.run]["end"] = step
             runs[e.run]["failed"] = e.event == "error"
@@ -40,26 +60,87 @@ def run_timeline(events: Sequence[object], *, title: str = "runs reported to the
     for run, info in runs.items():
         parent = info["parent"]
         depth[run] = depth[parent] + 1 if parent in depth else 0
-    fig, ax = plt.subplots(figsize=(7.5, 0.5 * len(runs) + 1.3))
+    labels = {
+        run: ("└ " if depth[run] else "")
+        + f"run {run}: {info['name']}"
+        + (" ✗" if info["failed"] else "")
+        for run, info in runs.items()
+    }
+    # the label panel is as wide as its longest line: 9-pt monospace is about 0.075 in a character
+    label_w = max(0.075 * len(text) + _INDENT * depth[run] for run, text in labels.items()) + 0.3
+    height = 0.5 * len(runs) + 1.7
+    fig, (names, ax) = plt.subplots(
+        1,
+        2,
+        figsize=(label_w + 6.5, height),
+        sharey=True,
+        gridspec_kw={"width_ratios": [label_w, 6.2], "wspace": 0.02},
+    )
     last = len(events)
+    used: list[str] = []
     for row, (run, info) in enumerate(runs.items()):
         end = info["end"] if info["end"] is not None else last + 0.5
-        color = COLORS["query"] if info["failed"] else (COLORS["real"] if info["kind"] == "retriever"
-                                                        else COLORS["mine"])
-        ax.barh(row, end - info["start"], left=info["start"], height=0.55, color=color, alpha=0.8,
-                hatch="//" if info["failed"] else None, edgecolor="black", linewidth=0.6)
-        label = "   " * depth[run] + f"run {run}: {info['name']}" + (" ✗" if info["failed"] else "")
-        ax.text(0.4, row, label, ha="right", va="center", fontsize=9, family="monospace")
+        style = (
+            "failed"
+            if info["failed"]
+            else ("retriever" if info["kind"] == "retriever" else "chain")
+        )
+        used += [] if style in used else [style]
+        color, hatch, _ = _RUN_STYLES[style]
+        ax.barh(
+            row,
+            end - info["start"],
+            left=info["start"],
+            height=0.55,
+            color=color,
+            alpha=0.85,
+            hatch=hatch,
+            edgecolor="black",
+            linewidth=0.6,
+        )
+        names.text(
+            0.1 + _INDENT * depth[run],
+            row,
+            labels[run],
+            ha="left",
+            va="center",
+            fontsize=9,
+            family="monospace",
+        )
+    names.set_xlim(0, label_w)
+    names.axis("off")
     ax.set_ylim(len(runs) - 0.4, -0.6)
     ax.set_xlim(0.5, last + 0.5)
-    ax.set_yticks([])
+    ax.tick_params(axis="y", left=False, labelleft=False)
     ax.set_xticks(range(1, last + 1))
     ax.set_xlabel("event number (start … end of each run)")
-    ax.set_title(title + "\nblue: chain · orange: retriever · red: error", fontsize=10)
+    ax.set_title(title, fontsize=10)
+    handles = [
+        Patch(
+            facecolor=_RUN_STYLES[k][0],
+            hatch=_RUN_STYLES[k][1],
+            edgecolor="black",
+            label=_RUN_STYLES[k][2],
+        )
+        for k in _RUN_STYLES
+        if k in used
+    ]
+    fig.legend(
+        handles=handles,
+        loc="lower center",
+        bbox_to_anchor=(0.5, 0.0),
+        ncols=len(handles),
+        fontsize=8.5,
+        frameon=False,
+    )
     for side in ("top", "right", "left"):
         ax.spines[side].set_visible(False)
-    fig.tight_layout()
+    fig.subplots_adjust(left=0.01, right=0.98, bottom=1.05 / height, top=1 - 0.45 / height)
     return fig
+
+
+#: How far right (in inches, the label panel's x unit) each level of nesting moves a run's label.
+_INDENT = 0.3
 
 
 def grouped_bars(
@@ -149,12 +230,85 @@ def runnable_graph(
             y = gap_y + depth * (box_h + gap_y)
             centre[n] = (x + box_w / 2, y + box_h / 2)
             ax.add_patch(FancyBboxPatch((x, y), box_w, box_h, boxstyle="round,pad=0.03",
-                                        facecolor="#e8f0fb", edgecolor=COLORS["mine"]))
+                                        facecolor=GREYS["white"], edgecolor=COLORS["mine"],
+                                        linewidth=1.5))
             ax.text(x + box_w / 2, y + box_h / 2, n, ha="center", va="center", fontsize=9, family="monospace")
     for source, target in edges:
         (x0, y0), (x1, y1) = centre[source], centre[target]
         ax.add_patch(FancyArrowPatch((x0, y0 + box_h / 2), (x1, y1 - box_h / 2), arrowstyle="-|>",
                                      mutation_scale=14, color="black", shrinkA=2, shrinkB=2))
     ax.set_title(title, fontsize=11)
+    fig.tight_layout()
+    return fig
+
+
+def bm25_saturation(
+    k1_values: Sequence[float] = (0.5, 1.2, 2.0),
+    *,
+    max_count: int = 10,
+    b: float = 0.75,
+    length_ratio: float = 1.0,
+    title: str = "BM25: a term's weight saturates, counting does not",
+) -> Figure:
+    """A term's contribution to a BM25 score against how often it occurs, one line per ``k1``.
+
+    BM25 weighs a term ``tf · (k1 + 1) / (tf + k1 · (1 - b + b · length_ratio))`` (times its idf,
+    left out: it scales every line alike), where ``length_ratio`` is the document's length over
+    the average. Counting grows without limit (the dashed diagonal); BM25 levels off towards
+    ``k1 + 1`` (dotted), so the tenth "cat" adds far less than the first. ``length_ratio`` > 1
+    shows how a long document needs more occurrences for the same weight.
+    """
+    ks = [k1_values] if isinstance(k1_values, int | float) else list(k1_values)
+    if not ks or any(
+        isinstance(k, bool) or not isinstance(k, int | float) or not k > 0 for k in ks
+    ):
+        raise ValueError(
+            "bm25_saturation: k1_values must be positive numbers, e.g. (0.5, 1.2, 2.0); "
+            f"got {k1_values!r}."
+        )
+    if len(ks) > len(SERIES):
+        raise ValueError(
+            f"bm25_saturation: at most {len(SERIES)} k1 values fit one picture; got {len(ks)}."
+        )
+    if isinstance(max_count, bool) or not isinstance(max_count, int) or max_count < 1:
+        raise ValueError(
+            "bm25_saturation: max_count is the largest count drawn, a whole number >= 1; "
+            f"got {max_count!r}."
+        )
+    if not 0 <= b <= 1:
+        raise ValueError(f"bm25_saturation: b (length normalisation) lies in [0, 1]; got {b!r}.")
+    if not length_ratio > 0:
+        raise ValueError(
+            "bm25_saturation: length_ratio is document length / average length, > 0; "
+            f"got {length_ratio!r}."
+        )
+    counts = list(range(max_count + 1))
+    fig, ax = plt.subplots(figsize=(6.4, 4.2))
+    ax.plot(
+        counts, counts, color=COLORS["muted"], linestyle="--", linewidth=1.5, label="raw count (tf)"
+    )
+    for k1, (color, marker, linestyle) in zip(ks, SERIES, strict=False):
+        norm = k1 * (1 - b + b * length_ratio)
+        ax.plot(
+            counts,
+            [tf * (k1 + 1) / (tf + norm) for tf in counts],
+            color=color,
+            marker=marker,
+            linestyle=linestyle,
+            markersize=5,
+            label=f"BM25, k1 = {k1:g}",
+        )
+        ax.axhline(k1 + 1, color=color, linestyle=":", linewidth=0.9)
+    top = max(ks) + 1
+    ax.set_ylim(0, max(top * 1.35, 2.0))
+    ax.set_xlim(0, max_count)
+    ax.set_xlabel("occurrences of the term in the document (tf)")
+    ax.set_ylabel("the term's weight (before idf)")
+    ax.set_title(
+        title + (f"\nlength_ratio = {length_ratio:g}, b = {b:g}" if length_ratio != 1 else ""),
+        fontsize=10,
+    )
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8.5, loc="upper left")
     fig.tight_layout()
     return fig
