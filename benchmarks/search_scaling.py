@@ -8,6 +8,10 @@ Five stores answer the same single-vector queries over the same random unit vect
 - FAISS ``IndexFlatIP``: exact search, the anchor every other number is compared with;
 - FAISS ``IndexHNSWFlat``: approximate search, with its recall@10 against the exact answer.
 
+A second table puts Qdrant's embedded local mode (``langchain-qdrant``'s ``QdrantVectorStore`` over
+``QdrantClient(":memory:")``, notebook 11) beside the real ``InMemoryVectorStore`` and
+``MatrixVectorStore``: n = 1 000 / 10 000 / 50 000, k = 4, the same single queries, one run.
+
 It prints a table of median latencies, the ratios measured side by side in this run, the bytes
 each query reads divided by its latency (effective GB/s) against this machine's memory bandwidth
 (a numpy streaming-read probe, measured in the same run), and ends with one ``summary:`` line.
@@ -17,7 +21,8 @@ from an embedding that looks the vectors up in a precomputed array (no model run
 is not dominated by embedding). Timed is ``similarity_search_with_score_by_vector`` (or FAISS's
 ``search``) with a query vector given as a Python list, as an embedding model returns it.
 
-Usage: ``python benchmarks/search_scaling.py [--sizes 1000,10000,100000,1000000] [--quick]``.
+Usage: ``python benchmarks/search_scaling.py [--sizes 1000,10000,100000,1000000] [--quick]``
+``[--qdrant-sizes 1000,10000,50000] [--qdrant-only]``.
 Timings are medians, but the machine may be shared: read ratios, not absolute numbers.
 """
 
@@ -224,6 +229,112 @@ def recall_at_k(approx: Sequence[Sequence[str]], exact: Sequence[Sequence[str]])
     return float(np.mean([len(set(a) & set(e)) / len(e) for a, e in zip(approx, exact, strict=True)]))
 
 
+# ----------------------------------------------------------------------------- Qdrant local mode
+
+QDRANT_K = 4
+
+
+def qdrant_store(vectors: np.ndarray) -> tuple[Any, list[str]]:
+    """A ``QdrantVectorStore`` in local mode (``":memory:"``) holding ``vectors``, filled through its
+    public ``add_documents`` in its default batches of 64, and the warnings local mode gave.
+
+    Qdrant takes only UUIDs or unsigned integers as ids: row i gets ``UUID(int=i)``, which turns back
+    into ``i`` from the ``metadata["_id"]`` a search returns. ``validate_collection_config=False``:
+    the store would otherwise embed a probe text that the lookup 'model' does not know.
+    """
+    import uuid
+    import warnings
+
+    from langchain_core.documents import Document as RealDocument
+    from langchain_qdrant import QdrantVectorStore
+    from qdrant_client import QdrantClient, models
+
+    client = QdrantClient(":memory:")
+    client.create_collection("bench", vectors_config=models.VectorParams(
+        size=vectors.shape[1], distance=models.Distance.COSINE))
+    store = QdrantVectorStore(client=client, collection_name="bench", embedding=Lookup(vectors, True),
+                              validate_collection_config=False)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        store.add_documents([RealDocument(page_content=str(i), id=str(uuid.UUID(int=i)))
+                             for i in range(len(vectors))])
+    return store, sorted({str(w.message).split(".")[0] for w in caught})
+
+
+def qdrant_search(store: Any, k: int) -> Callable[[np.ndarray], list[str]]:
+    import uuid
+
+    def search(query: np.ndarray) -> list[str]:
+        hits = store.similarity_search_with_score_by_vector(query.tolist(), k=k)
+        return [str(uuid.UUID(doc.metadata["_id"]).int) for doc, _ in hits]
+    return search
+
+
+def store_search_k(store: Any, k: int) -> Callable[[np.ndarray], list[str]]:
+    def search(query: np.ndarray) -> list[str]:
+        return [doc.id for doc, _ in store.similarity_search_with_score_by_vector(query.tolist(), k=k)]
+    return search
+
+
+def run_qdrant(args: argparse.Namespace, d: int) -> None:
+    """Qdrant local mode, the real InMemoryVectorStore and MatrixVectorStore, side by side in one run:
+    the same vectors, the same single queries, k = 4. Ratios are printed, never asserted."""
+    from importlib.metadata import version
+
+    from langchain_core.documents import Document as RealDocument
+    from langchain_core.vectorstores import InMemoryVectorStore as RealInMemoryVectorStore
+
+    from retrieval_lab.scratch.document import Document
+    from retrieval_lab.scratch.matrix_vectorstore import MatrixVectorStore
+
+    print(f"\nQdrant local mode beside the in-process stores: median latency of one query, k = {QDRANT_K}, "
+          f"d = {d} (qdrant-client {version('qdrant-client')}, langchain-qdrant {version('langchain-qdrant')})")
+    rng = np.random.default_rng(args.seed + 1)
+    results: list[Result] = []
+    agreement: list[str] = []
+    for n in args.qdrant_sizes:
+        vectors = unit_rows(rng, n, d)
+        queries = unit_rows(rng, max(5, min(args.queries, int(args.queries * 10_000 / n))), d)
+        scores = queries @ vectors.T
+        exact = [[str(i) for i in np.argsort(-row, kind="stable")[:QDRANT_K]] for row in scores]
+        build = time.perf_counter()
+        qdrant, warned = qdrant_store(vectors)
+        built = time.perf_counter() - build
+        stores: list[tuple[str, Any, str]] = [
+            ("Qdrant local mode (:memory:)", qdrant_search(qdrant, QDRANT_K),
+             f"built in {built:.1f} s" + (f"; warned: {warned[0]}" if warned else ""))]
+        for name, cls, document_cls, as_lists in (
+                ("InMemoryVectorStore (real)", RealInMemoryVectorStore, RealDocument, True),
+                ("MatrixVectorStore", MatrixVectorStore, Document, False)):
+            build = time.perf_counter()
+            store = fill_store(cls, document_cls, vectors, as_lists)
+            stores.append((name, store_search_k(store, QDRANT_K), f"built in {time.perf_counter() - build:.1f} s"))
+        for name, search, note in stores:
+            result = Result(name, n, note=note)
+            result.seconds, answers = time_queries(search, queries)
+            results.append(result)
+            same = sum(a == e for a, e in zip(answers, exact, strict=True))
+            agreement.append(f"n={n:>7,}: {name} top-{QDRANT_K} == numpy's exact top-{QDRANT_K} on "
+                             f"{same}/{len(queries)} queries")
+        del stores, qdrant, vectors
+        gc.collect()
+
+    print(f"{'n':>10}  {'store':<30} {'median ms':>10} {'queries':>8}  note")
+    for r in results:
+        print(f"{r.n:>10,}  {r.store:<30} {r.median * 1e3:>10.3f} {len(r.seconds):>8}  {r.note}")
+    print("\nratios, measured side by side in this run (printed, not asserted):")
+    for n in args.qdrant_sizes:
+        at = {r.store: r.median for r in results if r.n == n}
+        qdrant_time = at["Qdrant local mode (:memory:)"]
+        print(f"  n={n:>7,}: Qdrant local / MatrixVectorStore {qdrant_time / at['MatrixVectorStore']:>8,.1f}x · "
+              f"InMemoryVectorStore (real) / Qdrant local {at['InMemoryVectorStore (real)'] / qdrant_time:>6,.1f}x")
+    print("  (local mode is a brute-force Python reference: past 20,000 points it warns, and a Qdrant server"
+          " answers with an HNSW index and payload indexes instead)")
+    print("\nanswers checked against numpy's exact top-k:")
+    for line in agreement:
+        print("  " + line)
+
+
 # ----------------------------------------------------------------------------- the run
 
 def label(n: int) -> str:
@@ -231,6 +342,11 @@ def label(n: int) -> str:
 
 
 def run(args: argparse.Namespace) -> None:
+    if args.qdrant_only:
+        started = time.perf_counter()
+        run_qdrant(args, args.dim)
+        print(f"total runtime {time.perf_counter() - started:.0f} s")
+        return
     import faiss
     from langchain_core.documents import Document as RealDocument
     from langchain_core.vectorstores import InMemoryVectorStore as RealInMemoryVectorStore
@@ -307,6 +423,8 @@ def run(args: argparse.Namespace) -> None:
         free_memory(n)
 
     report(results, hnsw_rows, agreement, probe, args, d)
+    if args.qdrant_sizes:
+        run_qdrant(args, d)
     print(f"total runtime {time.perf_counter() - started:.0f} s · peak memory "
           f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20:.1f} GB")
     print(summary_line(results, hnsw_rows, args.summary_n))
@@ -402,10 +520,17 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--summary-n", type=int, default=100_000, help="n of the targets and the summary line")
     parser.add_argument("--probe-mb", type=int, default=512, help="size of the bandwidth probe's buffer")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--qdrant-sizes", default=None,
+                        help="n of the Qdrant local-mode table, '' for none (default: those of 1000,10000,50000 "
+                             "not above the largest of --sizes)")
+    parser.add_argument("--qdrant-only", action="store_true", help="only the Qdrant local-mode table")
     args = parser.parse_args(argv)
     args.sizes = [1000, 10_000] if args.quick else sorted(int(s) for s in args.sizes.split(","))
     if args.quick:
         args.summary_n = 10_000
+    if args.qdrant_sizes is None:
+        args.qdrant_sizes = ",".join(str(q) for q in (1000, 10_000, 50_000) if q <= max(args.sizes))
+    args.qdrant_sizes = sorted(int(q) for q in args.qdrant_sizes.split(",") if q.strip())
     if args.summary_n not in args.sizes:
         parser.error(f"--summary-n {args.summary_n} must be one of --sizes {args.sizes}")
     return args
