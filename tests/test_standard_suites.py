@@ -72,6 +72,53 @@ class TestScratchMatrixVectorStore(VectorStoreIntegrationTests):
         return MatrixVectorStore(self.get_embeddings())
 
 
+# Qdrant local mode (notebook 11) passes 9 of 25, for two of Qdrant's own rules, both taught in
+# notebook 11. Each failure is expected (strict: if one starts passing, the count is stale).
+_QDRANT_ID_RULE = (
+    "Qdrant takes only UUIDs or unsigned integers as point ids; the suite uses ids such as '1' "
+    "(notebook 11, 'ids')"
+)
+_QDRANT_NO_DOCUMENT_ID = (
+    "langchain-qdrant 1.1.0 returns documents with Document.id unset and the id in "
+    "metadata['_id'], so they never equal the suite's Document(id=...) (notebook 11)"
+)
+_QDRANT_EXPECTED_FAILURES = {
+    **{name: _QDRANT_ID_RULE for name in (
+        "test_deleting_documents", "test_deleting_bulk_documents",
+        "test_add_documents_with_ids_is_idempotent", "test_add_documents_by_id_with_mutation",
+        "test_get_by_ids", "test_add_documents_with_existing_ids",
+    )},
+    "test_add_documents": _QDRANT_NO_DOCUMENT_ID,
+    "test_add_documents_documents": _QDRANT_NO_DOCUMENT_ID,
+}
+
+
+class TestQdrantLocalMode(VectorStoreIntegrationTests):
+    """langchain-qdrant's QdrantVectorStore on qdrant-client's local mode, in memory."""
+
+    @pytest.fixture
+    def vectorstore(self):
+        from langchain_qdrant import QdrantVectorStore
+        from qdrant_client import QdrantClient
+        from qdrant_client.models import Distance, VectorParams
+
+        client = QdrantClient(":memory:")
+        client.create_collection(
+            "suite", vectors_config=VectorParams(size=6, distance=Distance.COSINE)
+        )
+        return QdrantVectorStore(
+            client=client, collection_name="suite", embedding=self.get_embeddings()
+        )
+
+    @pytest.fixture(autouse=True)
+    def _expected_failures(self, request: pytest.FixtureRequest) -> None:
+        """Mark the failures Qdrant's rules cause, on this class only (the suite's test
+        functions are shared by every subclass, so they cannot be marked themselves)."""
+        reason = _QDRANT_EXPECTED_FAILURES.get(request.node.originalname.removesuffix("_async"))
+        if reason:
+            request.applymarker(pytest.mark.xfail(reason=reason, strict=True))
+
+
 # ----------------------------------------------------------------------------- embeddings
 
 
