@@ -62,10 +62,10 @@ execute: venv
 	$(BIN)/python -m tools.nbtools export
 	$(BIN)/python -m tools.nbtools execute $(NB)
 
-# Everything, on every core: pytest-xdist runs the test files and notebooks in 3 workers
-# (conftest.py keeps each notebook, each test module and each half of the browser test on one
-# worker), while the second nbval pass - numpy's sort as another CPU runs it - runs beside them.
-XDIST ?= -n 2 --dist loadgroup
+# Everything, on every core: pytest-xdist runs the test files and notebooks in 2 workers, one
+# scope at a time (a notebook's cells, a test module, or a class: the browser test's two halves),
+# while the second nbval pass - numpy's sort as another CPU runs it - runs beside them.
+XDIST ?= -n 2 --dist loadscope
 OTHER_CPU_LOG := artifacts/nbval-other-cpu.log
 test: lint
 	@mkdir -p artifacts

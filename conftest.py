@@ -6,7 +6,6 @@ import os
 from collections import Counter
 
 import matplotlib
-import pytest
 from hypothesis import HealthCheck, settings
 
 # Helper tests draw figures without a screen. Not through MPLBACKEND: nbval's kernels inherit the
@@ -47,15 +46,3 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
             mark = f"  {failed[notebook]} FAILED" if failed[notebook] else ""
             terminalreporter.write_line(f"  {notebook}: {cells[notebook]} cells{mark}")
 
-
-@pytest.hookimpl(tryfirst=True)
-def pytest_collection_modifyitems(config, items):
-    """Under pytest-xdist (`make test` runs `-n 3 --dist loadgroup`): what shares state runs on
-    one worker. Each notebook's nbval cells share a kernel, and each test module may share an
-    expensive module fixture (a JupyterLab server, a built site), so an item without a group of
-    its own gets its file as its group. The browser test splits its notebooks into two groups
-    itself, so two servers and two browsers work side by side.
-    """
-    for item in items:
-        if item.get_closest_marker("xdist_group") is None:
-            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))

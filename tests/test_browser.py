@@ -33,15 +33,6 @@ RUN_TIMEOUT = 300.0  # seconds for one notebook's Run All; a notebook normally t
 LOAD_TIMEOUT = 120_000  # ms for JupyterLab to render a notebook on a busy 2-core machine
 _COUNT = re.compile(r"^\[(\d+)\]:$")
 
-# Two halves, two groups: under pytest-xdist each half gets its own server and browser, so the
-# longest test of the suite runs on two cores (see conftest.py). Alone, one server does all.
-BROWSER_GROUPS = ("browser-a", "browser-b")
-
-
-def _half(i: int) -> pytest.MarkDecorator:
-    return pytest.mark.xdist_group(BROWSER_GROUPS[i % 2])
-
-
 def _why_unavailable() -> str | None:
     if not CHROMIUM.exists():
         return (
@@ -314,7 +305,6 @@ def lab_page(lab: LabServer, browser: Browser) -> LabPage:
 
 # --------------------------------------------------------------------------- the tests
 
-@pytest.mark.xdist_group(BROWSER_GROUPS[0])
 def test_without_chromium_the_browser_test_skips_and_says_why_or_fails_in_ci(monkeypatch):
     """A learner without Chromium gets a skip with the reason; CI (RETRIEVAL_LAB_REQUIRE_BROWSER=1) fails."""
     monkeypatch.setattr(sys.modules[__name__], "CHROMIUM", Path("/nonexistent/chromium"))
@@ -328,8 +318,7 @@ def test_without_chromium_the_browser_test_skips_and_says_why_or_fails_in_ci(mon
         _skip_or_fail(reason)
 
 
-@pytest.mark.xdist_group(BROWSER_GROUPS[0])
-def test_server_offers_the_course_kernel_from_the_venv(lab: LabServer):
+def _server_offers_the_course_kernel_from_the_venv(lab: LabServer):
     """The kernel the notebooks ask for is the Makefile's, registered in .venv (--sys-prefix)."""
     specs = lab.api("kernelspecs")["kernelspecs"]
     assert "retrieval-lab" in specs, f"the course kernel is not registered: {sorted(specs)}; run `make venv`"
@@ -337,10 +326,7 @@ def test_server_offers_the_course_kernel_from_the_venv(lab: LabServer):
     assert Path(argv[0]) == VENV_BIN / "python", f"retrieval-lab runs {argv[0]}, not .venv's python"
 
 
-@pytest.mark.parametrize(
-    "notebook", [pytest.param(nb, marks=_half(i)) for i, nb in enumerate(NOTEBOOKS)], ids=IDS
-)
-def test_notebook_runs_in_jupyterlab(notebook: Path, lab: LabServer, lab_page: LabPage, timings):
+def _notebook_runs_in_jupyterlab(notebook: Path, lab: LabServer, lab_page: LabPage, timings):
     """Open, Restart Kernel and Run All from the UI: every cell runs, errors only where tagged."""
     started = time.monotonic()
     notebook = lab.root / "notebooks" / notebook.name  # the copy the server serves
@@ -421,8 +407,7 @@ def explorer_settles(cell, lam: str, timeout: float = 60.0) -> tuple[dict, str]:
         time.sleep(0.25)
 
 
-@pytest.mark.xdist_group(BROWSER_GROUPS[1])
-def test_mmr_explorer_follows_the_lambda_slider(lab: LabServer, lab_page: LabPage):
+def _mmr_explorer_follows_the_lambda_slider(lab: LabServer, lab_page: LabPage):
     """Move the explorer's λ slider in the browser: it shows the picks retrieval_lab.widgets predicts."""
     cells = explorer_cells()
     if not cells:
@@ -470,8 +455,7 @@ def test_mmr_explorer_follows_the_lambda_slider(lab: LabServer, lab_page: LabPag
 
 # --------------------------------------------------------------------------- live slides (RISE)
 
-@pytest.mark.xdist_group(BROWSER_GROUPS[0])
-def test_rise_renders_a_notebook_as_live_slides(lab: LabServer, lab_page: LabPage):
+def _rise_renders_a_notebook_as_live_slides(lab: LabServer, lab_page: LabPage):
     """jupyterlab-rise works in this JupyterLab: its toolbar button renders the notebook as reveal.js slides."""
     notebook = lab.root / "notebooks" / NOTEBOOKS[0].name
     page = lab_page.current()
@@ -497,3 +481,32 @@ def test_rise_renders_a_notebook_as_live_slides(lab: LabServer, lab_page: LabPag
     finally:
         shut_down_kernel(lab, notebook)
         lab_page.fresh() if not ok else None
+
+
+# --------------------------------------------------------------------------- two halves
+# Each class is one scope for pytest-xdist's --dist loadscope (`make test`): the halves run on two
+# workers, each with its own server and browser, so the longest test of the suite uses both
+# cores. Run alone, one server and one browser serve both halves (module-scoped fixtures).
+
+
+class TestInJupyterLabFirstHalf:
+    @pytest.mark.parametrize("notebook", NOTEBOOKS[0::2], ids=IDS[0::2])
+    def test_notebook_runs_in_jupyterlab(self, notebook: Path, lab: LabServer, lab_page: LabPage, timings):
+        """Open, Restart Kernel and Run All from the UI: every cell runs, errors only where tagged."""
+        _notebook_runs_in_jupyterlab(notebook, lab, lab_page, timings)
+
+    def test_server_offers_the_course_kernel_from_the_venv(self, lab: LabServer):
+        _server_offers_the_course_kernel_from_the_venv(lab)
+
+    def test_rise_renders_a_notebook_as_live_slides(self, lab: LabServer, lab_page: LabPage):
+        _rise_renders_a_notebook_as_live_slides(lab, lab_page)
+
+
+class TestInJupyterLabSecondHalf:
+    @pytest.mark.parametrize("notebook", NOTEBOOKS[1::2], ids=IDS[1::2])
+    def test_notebook_runs_in_jupyterlab(self, notebook: Path, lab: LabServer, lab_page: LabPage, timings):
+        """Open, Restart Kernel and Run All from the UI: every cell runs, errors only where tagged."""
+        _notebook_runs_in_jupyterlab(notebook, lab, lab_page, timings)
+
+    def test_mmr_explorer_follows_the_lambda_slider(self, lab: LabServer, lab_page: LabPage):
+        _mmr_explorer_follows_the_lambda_slider(lab, lab_page)
