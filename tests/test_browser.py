@@ -20,6 +20,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+import accessibility
 import pytest
 from lab_harness import CHROMIUM, ROOT, VENV_BIN, Browser, LabServer, start_browser, start_lab
 
@@ -98,6 +99,7 @@ def browser(lab: LabServer) -> Browser:
 # --------------------------------------------------------------------------- driving the UI
 
 _CELLS = ".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook .jp-WindowedPanel-viewport > .jp-Cell"
+_NOTEBOOK = ".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook"  # the course's content, not JupyterLab's
 # What the open notebook shows, read cheaply (it is polled): how many cells are rendered, the
 # prompt of every code cell, and the kernel's status and name.
 _STATE_JS = """
@@ -354,6 +356,15 @@ def _notebook_runs_in_jupyterlab(notebook: Path, lab: LabServer, lab_page: LabPa
         assert set(run.errors) <= set(run.shown_errors), f"{notebook.name}: errors not shown on the page {where}"
         assert run.errors == expected_errors, (
             f"{notebook.name}: cells tagged raises-exception {expected_errors}, cells with an error {run.errors}"
+        )
+        course = accessibility.course_violations(page, _NOTEBOOK)
+        found = {"course content": course}
+        if notebook.stem == NOTEBOOKS[0].stem:  # JupyterLab's own interface: recorded once, never failed
+            found["whole page (JupyterLab's own, not failed)"] = accessibility.violations(page)
+        report = accessibility.record(SCREENSHOTS, notebook.stem, found)
+        assert not course, (
+            f"{notebook.name}: accessibility violations in course content (see {report.relative_to(ROOT)}): "
+            + accessibility.describe(course)
         )
         close_tabs(page)
         ok = True

@@ -22,6 +22,7 @@ slides = sys.modules[_spec.name] = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(slides)
 
 NOTEBOOKS = course_notebooks()
+SLIDE_REPORTS = ROOT / "artifacts" / "slides"  # what axe-core found on each deck
 
 
 @pytest.fixture(scope="module")
@@ -100,6 +101,7 @@ def test_mark_changes_metadata_only_and_is_idempotent(tmp_path):
 
 
 def test_offline_slides_open_in_chromium_without_a_single_network_request(exported, tmp_path):
+    import accessibility
     from lab_harness import CHROMIUM, start_browser
 
     if not CHROMIUM.exists():
@@ -120,6 +122,11 @@ def test_offline_slides_open_in_chromium_without_a_single_network_request(export
             remote = [u for u in fetched if not u.startswith(("file:", "data:", "blob:", "about:"))]
             assert remote == [], f"{name} fetched {remote}"
             assert page.evaluate("() => Reveal.getTotalSlides()") >= 1
+            course = accessibility.course_violations(page, ".reveal .slides")
+            report = accessibility.record(SLIDE_REPORTS, Path(name).stem, {"slides": course})
+            assert not course, f"{name}: accessibility violations (see {report}): " + (
+                accessibility.describe(course)
+            )
             page.close()
     finally:
         browser.stop()

@@ -120,7 +120,7 @@ class Comparison:
         )
         return (
             f"<p><b>{html.escape(self.title)}</b>: {html.escape(self.summary())}</p>"
-            "<table><tr><th></th><th>mine</th><th>real</th><th>same</th></tr>"
+            "<table><tr><th>case</th><th>mine</th><th>real</th><th>same</th></tr>"
             f"{body}</table>"
         )
 

@@ -17,6 +17,7 @@ from typing import Any
 
 from retrieval_lab.corpus import cat_dog_plane
 from retrieval_lab.embeddings import BagOfWords
+from retrieval_lab.plots._style import png_bundle
 
 #: The two-word vocabulary of the explorer: a document's vector is (count of cat, count of dog).
 CAT_DOG_VOCABULARY: tuple[str, str] = ("cat", "dog")
@@ -155,10 +156,7 @@ class MMRExplorer:
         return view
 
     def _draw(self, view: ExplorerView) -> None:
-        import matplotlib.pyplot as plt
-        from IPython.display import display
-
-        from retrieval_lab.plots import mmr_plane
+        from retrieval_lab.plots import mmr_plane, show
 
         self.output.clear_output(wait=True)
         if view.error or not self.draw:
@@ -168,9 +166,13 @@ class MMRExplorer:
             return  # the picture needs a two-word vocabulary; the text lines still work
         fig = mmr_plane(points, self.store.embeddings.embed_query(self.query.value), view.similarity, view.mmr,
                         lambda_mult=round(self.lambda_mult.value, 2))
+        alt = (
+            f"MMR explorer at query {self.query.value!r}, λ = {self.lambda_mult.value:g}: two "
+            f"cat/dog planes, plain similarity's top {len(view.similarity)} "
+            f"({', '.join(view.similarity)}) beside MMR's picks in order ({', '.join(view.mmr)})."
+        )
         with self.output:
-            display(fig)
-        plt.close(fig)
+            show(fig, alt=alt)  # the live picture carries its alt text too (and is closed)
 
     def still(self) -> tuple[str, str]:
         """The first state as a base64 PNG and its alt text (drawn once, then kept).
@@ -193,7 +195,7 @@ class MMRExplorer:
         data = dict(self.widget._repr_mimebundle_(**kwargs) or {})
         png, alt = self.still()
         if png:
-            data["image/png"] = png
+            data.update(png_bundle(png, alt))
         data["text/plain"] = f"[figure] {alt}"
         include, exclude = kwargs.get("include"), kwargs.get("exclude")
         data = {mime: value for mime, value in data.items()

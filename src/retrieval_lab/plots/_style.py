@@ -71,11 +71,26 @@ def show(fig: Figure, alt: str, *, dpi: int = 100) -> None:
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png", dpi=dpi, bbox_inches="tight")
     plt.close(fig)
-    bundle = {
-        "image/png": base64.b64encode(buffer.getvalue()).decode("ascii"),
+    png = base64.b64encode(buffer.getvalue()).decode("ascii")
+    display(png_bundle(png, alt), raw=True, metadata={"image/png": {"alt": alt}})
+
+
+def png_bundle(png: str, alt: str) -> dict[str, str]:
+    """The output bundle of a picture: the PNG, the same PNG as an ``<img>`` with its alt
+    text, and the alt text as plain text.
+
+    Why the ``<img>``: JupyterLab draws a trusted output's ``text/html`` in preference to its
+    ``image/png``, and its image renderer drops the alt text in the metadata, so without it a
+    screen reader in JupyterLab hears nothing (the accessibility check in the browser test
+    found this). nbconvert, the website and the slides read the same ``<img>``.
+    """
+    import html
+
+    return {
+        "image/png": png,
+        "text/html": f'<img src="data:image/png;base64,{png}" alt="{html.escape(alt)}">',
         "text/plain": f"[figure] {alt}",
     }
-    display(bundle, raw=True, metadata={"image/png": {"alt": alt}})
 
 
 def _check_same_length(labels: Sequence[str], values: Sequence[float], what: str) -> None:
