@@ -29,7 +29,6 @@ Timings are medians, but the machine may be shared: read ratios, not absolute nu
 from __future__ import annotations
 
 import argparse
-import ctypes
 import gc
 import os
 import platform
@@ -38,11 +37,13 @@ import statistics
 import sys
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+
+from retrieval_lab.embeddings import RowEmbeddings
+from retrieval_lab.measure import blas_description, blas_threads, memory_bandwidth
 
 K = 10
 EF_SEARCH = (16, 32, 64, 128, 256)
@@ -51,96 +52,6 @@ EF_SUMMARY = 64  # the efSearch whose recall goes into the summary line
 
 # ----------------------------------------------------------------------------- environment
 
-def blas_description() -> list[str]:
-    """Which BLAS libraries are loaded, whose they are, and which CPU kernel each picked.
-
-    numpy's matters here: it runs the matrix store's product, and ``OPENBLAS_CORETYPE`` can force
-    it onto a slow kernel. (faiss ships its own OpenBLAS, used only for batches of queries.)
-    threadpoolctl knows when installed; otherwise OpenBLAS is asked directly through ctypes (the
-    call threadpoolctl makes), and numpy's build configuration is the last resort.
-    """
-    try:
-        from threadpoolctl import threadpool_info
-
-        found = [i for i in threadpool_info() if i.get("user_api") == "blas"]
-        if found:
-            return [f"{_owner(i.get('filepath', ''))}: {i.get('internal_api')} {i.get('version')} "
-                    f"kernel={i.get('architecture')} threads={i.get('num_threads')} (threadpoolctl)" for i in found]
-    except ImportError:
-        pass
-    lines = []
-    for lib_path in _loaded_libraries("openblas"):
-        try:
-            lib = ctypes.CDLL(lib_path)
-        except OSError:
-            continue
-        for prefix, suffix in (("scipy_openblas", "64_"), ("openblas", "64_"), ("openblas", "")):
-            corename = getattr(lib, f"{prefix}_get_corename{suffix}", None)
-            if corename is None:
-                continue
-            corename.restype = ctypes.c_char_p
-            threads = getattr(lib, f"{prefix}_get_num_threads{suffix}", None)
-            lines.append(f"{_owner(lib_path)}: OpenBLAS kernel={corename().decode()} "
-                         f"threads={threads() if threads is not None else '?'} ({os.path.basename(lib_path)}, ctypes)")
-            break
-    if not any(line.startswith("numpy") for line in lines):
-        config = np.show_config(mode="dicts").get("Build Dependencies", {}).get("blas", {})
-        lines.insert(0, f"numpy: {config.get('name', 'unknown')} {config.get('version', '')} "
-                        "(kernel unknown: from numpy.show_config)")
-    return sorted(lines, key=lambda line: not line.startswith("numpy"))
-
-
-def _owner(path: str) -> str:
-    """'numpy' or 'faiss' when the library sits in that package's folder, else the folder's name."""
-    for name in ("numpy", "faiss"):
-        if f"/{name}" in path:
-            return name
-    return os.path.basename(os.path.dirname(path)) or "?"
-
-
-def _loaded_libraries(word: str) -> list[str]:
-    """Shared libraries of this process whose path contains ``word`` (Linux: /proc/self/maps)."""
-    try:
-        with open("/proc/self/maps", encoding="utf-8") as maps:
-            paths = {line.split()[-1] for line in maps if word in line.lower() and "/" in line}
-    except OSError:
-        return []
-    return sorted(paths)
-
-
-def memory_bandwidth(megabytes: int, repeats: int = 5) -> dict[str, Any]:
-    """Streaming-read bandwidth in GB/s: numpy reads a buffer far larger than the CPU caches.
-
-    Three reductions (a float sum, a float max, a bitwise OR of the same bytes as int32), each on
-    one thread and split over one thread per core (numpy releases the GIL while it reduces). A sum
-    can be limited by arithmetic rather than memory, so the best of all six is the reference: the
-    fastest this machine let numpy read memory, measured in the same run as the stores.
-    """
-    buffer = np.ones(megabytes * 2**20 // 4, dtype=np.float32)  # written once, so every page is real
-    as_int = buffer.view(np.int32)
-    kernels = {"sum": (np.sum, buffer), "max": (np.max, buffer), "or": (np.bitwise_or.reduce, as_int)}
-    threads = os.cpu_count() or 1
-    found: dict[str, float] = {}
-    with ThreadPoolExecutor(threads) as pool:
-        for name, (reduce, data) in kernels.items():
-            reduce(data)
-            found[f"{name}, 1 thread"] = data.nbytes / _median_seconds(lambda r=reduce, x=data: r(x), repeats) / 1e9
-            parts = np.array_split(data, threads)
-            found[f"{name}, {threads} threads"] = data.nbytes / _median_seconds(
-                lambda r=reduce, p=parts: list(pool.map(r, p)), repeats) / 1e9
-    best = max(found, key=found.get)
-    return {"each": found, "best": found[best], "best_kernel": best}
-
-
-def _median_seconds(call: Callable[[], Any], repeats: int) -> float:
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        call()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
-
-
 # ----------------------------------------------------------------------------- data and stores
 
 def unit_rows(rng: np.random.Generator, n: int, d: int) -> np.ndarray:
@@ -148,26 +59,6 @@ def unit_rows(rng: np.random.Generator, n: int, d: int) -> np.ndarray:
     rows = rng.standard_normal((n, d), dtype=np.float32)
     rows /= np.linalg.norm(rows, axis=1, keepdims=True)
     return rows
-
-
-class Lookup:
-    """An embedding 'model' whose text ``"17"`` embeds to row 17 of a precomputed array.
-
-    A contiguous run of texts returns a view (no copy), so a million vectors cost no extra
-    memory; ``as_lists`` returns Python lists, as a real embedding model does.
-    """
-
-    def __init__(self, vectors: np.ndarray, as_lists: bool) -> None:
-        self.vectors, self.as_lists = vectors, as_lists
-
-    def embed_documents(self, texts: list[str]) -> Any:
-        rows = np.fromiter((int(t) for t in texts), dtype=np.int64, count=len(texts))
-        contiguous = len(rows) > 0 and rows[-1] - rows[0] == len(rows) - 1 and bool((np.diff(rows) == 1).all())
-        block = self.vectors[rows[0] : rows[-1] + 1] if contiguous else self.vectors[rows]
-        return block.tolist() if self.as_lists else block
-
-    def embed_query(self, text: str) -> list[float]:
-        return self.vectors[int(text)].tolist()
 
 
 @dataclass
@@ -188,7 +79,7 @@ def fill_store(cls: type, document_cls: type, vectors: np.ndarray, as_lists: boo
     One call, so the matrix store sizes its arrays once instead of doubling its way up (which, at a
     million rows, would briefly hold the old and the new copy).
     """
-    store = cls(Lookup(vectors, as_lists))
+    store = cls(RowEmbeddings(vectors, as_lists))
     store.add_documents([document_cls(page_content=str(i), id=str(i)) for i in range(len(vectors))])
     return store
 
@@ -252,7 +143,7 @@ def qdrant_store(vectors: np.ndarray) -> tuple[Any, list[str]]:
     client = QdrantClient(":memory:")
     client.create_collection("bench", vectors_config=models.VectorParams(
         size=vectors.shape[1], distance=models.Distance.COSINE))
-    store = QdrantVectorStore(client=client, collection_name="bench", embedding=Lookup(vectors, True),
+    store = QdrantVectorStore(client=client, collection_name="bench", embedding=RowEmbeddings(vectors, True),
                               validate_collection_config=False)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -364,10 +255,11 @@ def run(args: argparse.Namespace) -> None:
         print(f"BLAS, {line}")
     print(f"OPENBLAS_CORETYPE: {os.environ.get('OPENBLAS_CORETYPE', '(unset)')} · "
           f"OMP_NUM_THREADS: {os.environ.get('OMP_NUM_THREADS', '(unset)')}")
-    probe = memory_bandwidth(args.probe_mb)
+    threads = blas_threads()  # like with like: the probe reads on as many threads as the product
+    probe = memory_bandwidth(args.probe_mb, threads=threads)
     print(f"memory bandwidth probe ({args.probe_mb} MB read by numpy): "
           + " · ".join(f"{name} {gbs:.1f}" for name, gbs in probe["each"].items())
-          + f" GB/s -> reference {probe['best']:.1f} GB/s ({probe['best_kernel']})")
+          + f" GB/s on {threads} thread(s), numpy's BLAS threads -> reference {probe['best']:.1f} GB/s")
     print()
 
     rng = np.random.default_rng(args.seed)
