@@ -199,7 +199,7 @@ def bm25_scores(
     return scores
 
 
-# %% notebooks/08_retrievers.ipynb, cell 18
+# %% notebooks/08_retrievers.ipynb, cell 20
 def top_k(docs: Sequence[Document], scores: Sequence[float], k: int) -> list[Document]:
     """The ``k`` best documents with a positive score, best first; equal scores keep
     corpus order.

@@ -199,7 +199,7 @@ def _merge_pieces(
     return chunks
 
 
-# %% notebooks/03_text_splitters.ipynb, cell 29
+# %% notebooks/03_text_splitters.ipynb, cell 31
 def _check_sizes(chunk_size: Any, chunk_overlap: Any) -> None:
     """Both sizes are numbers, the size positive, the overlap between 0 and the size."""
     for name, value in (("chunk_size", chunk_size), ("chunk_overlap", chunk_overlap)):
@@ -226,7 +226,7 @@ def _check_sizes(chunk_size: Any, chunk_overlap: Any) -> None:
         )
 
 
-# %% notebooks/03_text_splitters.ipynb, cell 30
+# %% notebooks/03_text_splitters.ipynb, cell 32
 def _check_settings(
     chunk_size: Any, chunk_overlap: Any, length_function: Any, keep_separator: Any
 ) -> None:
@@ -244,7 +244,7 @@ def _check_settings(
         )
 
 
-# %% notebooks/03_text_splitters.ipynb, cell 32
+# %% notebooks/03_text_splitters.ipynb, cell 34
 from retrieval_lab.oop import add_to_class
 
 
@@ -275,7 +275,7 @@ class TextSplitter(BaseDocumentTransformer, ABC):
         """Cut one text into chunks: each subclass decides where."""
 
 
-# %% notebooks/03_text_splitters.ipynb, cell 33
+# %% notebooks/03_text_splitters.ipynb, cell 35
 @add_to_class(TextSplitter)
 def _join_docs(self, docs: list[str], separator: str) -> str | None:
     return _join_pieces(docs, separator, self._strip_whitespace)
@@ -293,7 +293,7 @@ def _merge_splits(self, splits: Iterable[str], separator: str) -> list[str]:
     )
 
 
-# %% notebooks/03_text_splitters.ipynb, cell 34
+# %% notebooks/03_text_splitters.ipynb, cell 36
 @add_to_class(TextSplitter)
 def create_documents(
     self, texts: list[str], metadatas: list[dict[Any, Any]] | None = None
@@ -324,7 +324,7 @@ def create_documents(
     return documents
 
 
-# %% notebooks/03_text_splitters.ipynb, cell 35
+# %% notebooks/03_text_splitters.ipynb, cell 37
 @add_to_class(TextSplitter)
 def split_documents(self, documents: Iterable[Document]) -> list[Document]:
     """Split each Document; the chunks copy its metadata but not its id."""
@@ -342,7 +342,7 @@ def transform_documents(
     return self.split_documents(list(documents))
 
 
-# %% notebooks/03_text_splitters.ipynb, cell 37
+# %% notebooks/03_text_splitters.ipynb, cell 39
 from retrieval_lab.oop import add_to_class
 
 
@@ -366,7 +366,7 @@ class CharacterTextSplitter(TextSplitter):
         self._is_separator_regex = is_separator_regex
 
 
-# %% notebooks/03_text_splitters.ipynb, cell 38
+# %% notebooks/03_text_splitters.ipynb, cell 40
 @add_to_class(CharacterTextSplitter)
 def split_text(self, text: str) -> list[str]:
     _check_text(text)
@@ -381,11 +381,11 @@ def split_text(self, text: str) -> list[str]:
     return self._merge_splits(pieces, glue)
 
 
-# %% notebooks/03_text_splitters.ipynb, cell 42
+# %% notebooks/03_text_splitters.ipynb, cell 44
 from retrieval_lab.oop import add_to_class
 
 
-# %% notebooks/03_text_splitters.ipynb, cell 43
+# %% notebooks/03_text_splitters.ipynb, cell 45
 class RecursiveCharacterTextSplitter(TextSplitter):
     """Cut at the coarsest separator present; re-split any piece still too long with the
     finer ones."""
@@ -413,7 +413,7 @@ class RecursiveCharacterTextSplitter(TextSplitter):
         self._is_separator_regex = is_separator_regex
 
 
-# %% notebooks/03_text_splitters.ipynb, cell 44
+# %% notebooks/03_text_splitters.ipynb, cell 46
 @add_to_class(RecursiveCharacterTextSplitter)
 def _pattern(self, separator: str) -> str:
     return separator if self._is_separator_regex else re.escape(separator)
@@ -432,7 +432,7 @@ def _choose_separator(self, text: str, separators: list[str]) -> tuple[str, list
     return separators[-1], []
 
 
-# %% notebooks/03_text_splitters.ipynb, cell 45
+# %% notebooks/03_text_splitters.ipynb, cell 47
 @add_to_class(RecursiveCharacterTextSplitter)
 def _split_text(self, text: str, separators: list[str]) -> list[str]:
     separator, finer = self._choose_separator(text, separators)
@@ -455,7 +455,7 @@ def _split_text(self, text: str, separators: list[str]) -> list[str]:
     return chunks
 
 
-# %% notebooks/03_text_splitters.ipynb, cell 46
+# %% notebooks/03_text_splitters.ipynb, cell 48
 @add_to_class(RecursiveCharacterTextSplitter)
 def split_text(self, text: str) -> list[str]:
     _check_text(text)
