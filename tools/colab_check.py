@@ -1,10 +1,11 @@
 """Run every notebook the way Colab would: ``make colab-check``.
 
-A fresh Python 3.12 venv gets only what a Colab runtime already has (``tools/colab/preinstalled.txt``)
-plus a stand-in ``google.colab`` module (``google/`` has no ``__init__.py``: a regular package would
-shadow the ``google`` namespace, and ``google.protobuf``, which qdrant-client imports, would vanish); each notebook is copied alone into an empty folder (a Colab
-runtime has no checkout) and executed top to bottom, so its first cell must install langchain and
-the course's helpers itself. The install source is pointed at this checkout instead of GitHub
+A fresh Python 3.12 venv gets only what a Colab runtime already has
+(``tools/colab/preinstalled.txt``) plus a stand-in ``google.colab`` module (``google/`` has no
+``__init__.py``: a regular package would shadow the ``google`` namespace, and ``google.protobuf``,
+which qdrant-client imports, would vanish). Each notebook is copied alone into an empty folder (a
+Colab runtime has no checkout) and executed top to bottom, so its first cell must install langchain
+and the course's helpers itself. The install source is pointed at this checkout instead of GitHub
 (``RETRIEVAL_LAB_INSTALL_SOURCE``). A cell that errors outside ``raises-exception`` fails the run.
 Outputs are not compared: Colab's versions differ from the pins on purpose.
 
