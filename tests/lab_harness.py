@@ -86,9 +86,20 @@ def stop_pid(pid: int, *, grace: float = 10.0) -> None:
 
 
 def served_copy(dest: Path, repo: Path = ROOT) -> Path:
-    """A root for the server: a real copy of notebooks/, links to everything else in the repo."""
+    """A root for the server: a real copy of notebooks/, links to everything else in the repo.
+
+    The course notebooks are copied without their outputs: the browser test clears them before
+    it runs anyway, and drawing every stored picture and table once more on opening cost the
+    browser about a second of CPU per notebook. (The site test renders the stored outputs.)
+    """
     dest.mkdir(parents=True, exist_ok=True)
     shutil.copytree(repo / "notebooks", dest / "notebooks", ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+    for notebook in (dest / "notebooks").glob("[0-9][0-9]_*.ipynb"):
+        nb = json.loads(notebook.read_text(encoding="utf-8"))
+        for cell in nb["cells"]:
+            if cell["cell_type"] == "code":
+                cell["outputs"], cell["execution_count"] = [], None
+        notebook.write_text(json.dumps(nb, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     for entry in repo.iterdir():
         if entry.name not in {"notebooks", ".git", ".venv"}:
             (dest / entry.name).symlink_to(entry)
@@ -155,8 +166,12 @@ class LabServer:
         shutil.rmtree(self.home, ignore_errors=True)
 
 
-def start_lab(timeout: float = 90.0) -> LabServer:
-    """Start ``jupyter lab`` from .venv like ``make lab`` does, isolated; wait until it answers."""
+def start_lab(timeout: float = 90.0, extra_env: dict[str, str] | None = None) -> LabServer:
+    """Start ``jupyter lab`` from .venv like ``make lab`` does, isolated; wait until it answers.
+
+    ``extra_env`` reaches the server and so every kernel it starts (the browser test uses it to
+    run numpy's sort as another CPU does).
+    """
     jupyter = VENV_BIN / "jupyter"
     if not jupyter.exists():
         raise RuntimeError(f"{jupyter} is missing: run `make venv` first")
@@ -195,6 +210,7 @@ def start_lab(timeout: float = 90.0) -> LabServer:
         JUPYTERLAB_WORKSPACES_DIR=str(dirs["workspaces"]),
         PYDEVD_DISABLE_FILE_VALIDATION="1",
     )
+    env.update(extra_env or {})
     token = secrets.token_hex(24)
     log = home / "server.log"
     command = [
@@ -291,6 +307,7 @@ def start_browser(viewport: tuple[int, int] = (1280, 1000)) -> Browser:
             headless=True,
             args=CHROMIUM_ARGS,
             viewport={"width": viewport[0], "height": viewport[1]},
+            reduced_motion="reduce",
         )
     except BaseException:
         for pid in _profile_processes(profile):

@@ -25,6 +25,7 @@ import pytest
 from lab_harness import CHROMIUM, ROOT, VENV_BIN, Browser, LabServer, start_browser, start_lab
 
 from tools.nbtools import _read, course_notebooks, tags
+from tools.outputs import OTHER_CPU, differences
 
 NOTEBOOKS = course_notebooks()
 IDS = [nb.stem for nb in NOTEBOOKS]
@@ -56,14 +57,15 @@ def _skip_or_fail(reason: str) -> None:
 
 
 @pytest.fixture(scope="module")
-def timings(request) -> dict[str, tuple[float, float]]:
-    """Seconds per notebook: (open it, restart + run all + checks), printed once at the end."""
-    found: dict[str, tuple[float, float]] = {}
+def timings(request) -> dict[str, dict[str, float]]:
+    """Seconds per notebook and phase (open, run all, checks, close), printed once at the end."""
+    found: dict[str, dict[str, float]] = {}
     yield found
     if found:
-        total = sum(a + b for a, b in found.values())
-        lines = [f"  {name}: {a + b:.1f} s (open {a:.1f} s, restart + run all {b:.1f} s)"
-                 for name, (a, b) in found.items()]
+        total = sum(sum(phases.values()) for phases in found.values())
+        lines = [f"  {name}: {sum(phases.values()):.1f} s ("
+                 + ", ".join(f"{phase} {seconds:.1f} s" for phase, seconds in phases.items()) + ")"
+                 for name, phases in found.items()]
         text = "\n".join(
             [f"browser: {len(found)} notebook(s), {total:.0f} s in all, {total / len(found):.1f} s per notebook",
              *lines]
@@ -79,7 +81,10 @@ def lab() -> LabServer:
     reason = _why_unavailable()
     if reason:
         _skip_or_fail(reason)
-    server = start_lab()
+    # Every kernel runs numpy's sort as a CPU without AVX2 does, and each notebook's outputs are
+    # compared with the stored ones: nbval already ran them on this CPU, so a stored output that
+    # depends on how ties sort fails here (this run is `make test`'s other-CPU pass).
+    server = start_lab(extra_env={"NPY_DISABLE_CPU_FEATURES": OTHER_CPU})
     try:
         yield server
     finally:
@@ -130,11 +135,10 @@ _ERRORS_JS = """
   const panel = window.jupyterapp.shell.currentWidget;
   const cells = [...panel.node.querySelectorAll('.jp-WindowedPanel-viewport > .jp-Cell')];
   const model = panel.content.model;
+  const outputs = [...Array(model.cells.length).keys()].map(i => model.cells.get(i).toJSON().outputs || []);
   return {
-    errors: [...Array(model.cells.length).keys()].filter(i => {
-      const outputs = model.cells.get(i).toJSON().outputs || [];
-      return outputs.some(o => o.output_type === 'error');
-    }),
+    errors: outputs.map((o, i) => o.some(x => x.output_type === 'error') ? i : -1).filter(i => i >= 0),
+    outputs,
     shownErrors: cells.map((c, i) => c.querySelector(
       '.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"]') ? i : -1).filter(i => i >= 0),
   };
@@ -148,6 +152,7 @@ class Run:
 
     counts: dict[int, int | None]  # cell index -> execution count shown (code cells with source)
     errors: list[int]  # cell indices holding an error output (in the notebook model)
+    outputs: list[list[dict]]  # each cell's outputs in the notebook model (nbformat's JSON)
     shown_errors: list[int]  # cell indices whose rendered output area shows stderr/a traceback
     kernel: str | None
     seconds: float
@@ -247,7 +252,8 @@ def restart_and_run_all(page, notebook: Path, started: float) -> Run:
             match = _COUNT.match(prompts[i] or "")
             counts[i] = int(match.group(1)) if match else None
     found = page.evaluate(f"(path) => ({_ERRORS_JS})(path)", f"notebooks/{notebook.name}")
-    return Run(counts, found["errors"], found["shownErrors"], now["kernelName"], time.monotonic() - started)
+    return Run(counts, found["errors"], found["outputs"], found["shownErrors"], now["kernelName"],
+               time.monotonic() - started)
 
 
 def screenshot(page, notebook: Path, focus: int | None = None) -> Path:
@@ -343,7 +349,7 @@ def _notebook_runs_in_jupyterlab(notebook: Path, lab: LabServer, lab_page: LabPa
         unexpected = [i for i in run.errors if i not in expected_errors]
         missing = [i for i, n in run.counts.items() if n is None]
         shot = screenshot(page, notebook, focus=(unexpected or missing or [None])[0])
-        timings[notebook.stem] = (opened - started, run.seconds)
+        ran = time.monotonic()
         where = f"(see {shot.relative_to(ROOT)})"
         assert run.kernel == "retrieval-lab", f"{notebook.name} ran on kernel {run.kernel!r}"
         assert not unexpected, (
@@ -357,6 +363,13 @@ def _notebook_runs_in_jupyterlab(notebook: Path, lab: LabServer, lab_page: LabPa
         assert run.errors == expected_errors, (
             f"{notebook.name}: cells tagged raises-exception {expected_errors}, cells with an error {run.errors}"
         )
+        differ = differences(_read(ROOT / "notebooks" / notebook.name), run.outputs)
+        assert not differ, (
+            f"{notebook.name}: with numpy's sort as a CPU without AVX2 runs it "
+            f"(NPY_DISABLE_CPU_FEATURES={OTHER_CPU!r}), cells {sorted(differ)} show other outputs than "
+            f"the stored ones (make nbval-other-cpu NB=notebooks/{notebook.name} says the same):\n"
+            + "\n".join(f"cell {i}: {text}" for i, text in differ.items())
+        )
         course = accessibility.course_violations(page, _NOTEBOOK)
         found = {"course content": course}
         if notebook.stem == NOTEBOOKS[0].stem:  # JupyterLab's own interface: recorded once, never failed
@@ -366,12 +379,18 @@ def _notebook_runs_in_jupyterlab(notebook: Path, lab: LabServer, lab_page: LabPa
             f"{notebook.name}: accessibility violations in course content (see {report.relative_to(ROOT)}): "
             + accessibility.describe(course)
         )
+        for explorer_notebook, index in explorer_cells():
+            if explorer_notebook.name == notebook.name:
+                explorer_follows_the_lambda_slider(page, notebook, index, run)
+        checked = time.monotonic()
         close_tabs(page)
         ok = True
     finally:
         shut_down_kernel(lab, notebook)
         if not ok:
             lab_page.fresh()
+    timings[notebook.stem] = {"open": opened - started, "restart + run all": ran - opened,
+                              "checks": checked - ran, "close": time.monotonic() - checked}
 
 
 # --------------------------------------------------------------------------- the MMR explorer
@@ -418,50 +437,43 @@ def explorer_settles(cell, lam: str, timeout: float = 60.0) -> tuple[dict, str]:
         time.sleep(0.25)
 
 
-def _mmr_explorer_follows_the_lambda_slider(lab: LabServer, lab_page: LabPage):
-    """Move the explorer's λ slider in the browser: it shows the picks retrieval_lab.widgets predicts."""
-    cells = explorer_cells()
-    if not cells:
-        pytest.skip("no notebook shows the MMR explorer yet (a cell tagged widget calling mmr_explorer())")
-    notebook, index = cells[0]
-    notebook = lab.root / "notebooks" / notebook.name
-    page = lab_page.current()
-    ok = False
-    try:
-        open_notebook(page, notebook)
-        run = restart_and_run_all(page, notebook, time.monotonic())
-        assert index not in run.errors, f"{notebook.name}: the explorer cell {index} raised"
-        cell = page.locator(_CELLS).nth(index)
-        cell.scroll_into_view_if_needed()
-        picks = cell.locator(".mmr-picks")
-        picks.wait_for(timeout=60_000)
-        before = explorer_controls(cell)
-        shown_before = picks.text_content().strip()
-        assert shown_before == predicted_line(before), f"before moving λ: shows {shown_before!r} for {before}"
-        # Move λ to whichever end changes the picks (1 is plain relevance, 0 is the most diverse):
-        # focus the slider's handle and press Home or End, as a keyboard user does. (A mouse drag
-        # depends on pixel positions, which shift while offscreen cells are painted in.)
-        ends = {"0.00": dict(before, **{"λ": "0.00"}), "1.00": dict(before, **{"λ": "1.00"})}
-        target = next((end for end, c in ends.items() if predicted_line(c) != shown_before), None)
-        assert target, f"moving λ to 0 or 1 would not change the picks {shown_before!r}: nothing to show"
-        slider = cell.locator(".widget-slider", has=page.locator(".widget-label", has_text="λ"))
-        handle = slider.locator(".noUi-handle")
-        handle.focus()
-        page.keyboard.press("Home" if target == "0.00" else "End")
-        _, shown_after = explorer_settles(cell, target)
-        assert shown_after != shown_before
-        # And back across to the other end: the picks follow the prediction again.
-        other = "1.00" if target == "0.00" else "0.00"
-        page.keyboard.press("End" if other == "1.00" else "Home")
-        explorer_settles(cell, other)
-        wait_for(page, notebook, "the explorer to redraw", lambda s: s["status"] == "idle")
-        page.screenshot(path=str(SCREENSHOTS / "mmr_explorer.png"))
-        close_tabs(page)
-        ok = True
-    finally:
-        shut_down_kernel(lab, notebook)
-        if not ok:
-            lab_page.fresh()
+def explorer_follows_the_lambda_slider(page, notebook: Path, index: int, run: Run) -> None:
+    """Move the explorer's λ slider in the browser: it shows the picks retrieval_lab.widgets predicts.
+
+    Called inside the run of the notebook that shows the explorer, while it is still open with
+    its kernel alive, so the notebook is not run a second time for it.
+    """
+    assert index not in run.errors, f"{notebook.name}: the explorer cell {index} raised"
+    cell = page.locator(_CELLS).nth(index)
+    cell.scroll_into_view_if_needed()
+    picks = cell.locator(".mmr-picks")
+    picks.wait_for(timeout=60_000)
+    before = explorer_controls(cell)
+    shown_before = picks.text_content().strip()
+    assert shown_before == predicted_line(before), f"before moving λ: shows {shown_before!r} for {before}"
+    # Move λ to whichever end changes the picks (1 is plain relevance, 0 is the most diverse):
+    # focus the slider's handle and press Home or End, as a keyboard user does. (A mouse drag
+    # depends on pixel positions, which shift while offscreen cells are painted in.)
+    ends = {"0.00": dict(before, **{"λ": "0.00"}), "1.00": dict(before, **{"λ": "1.00"})}
+    target = next((end for end, c in ends.items() if predicted_line(c) != shown_before), None)
+    assert target, f"moving λ to 0 or 1 would not change the picks {shown_before!r}: nothing to show"
+    slider = cell.locator(".widget-slider", has=page.locator(".widget-label", has_text="λ"))
+    handle = slider.locator(".noUi-handle")
+    handle.focus()
+    page.keyboard.press("Home" if target == "0.00" else "End")
+    _, shown_after = explorer_settles(cell, target)
+    assert shown_after != shown_before
+    # And back across to the other end: the picks follow the prediction again.
+    other = "1.00" if target == "0.00" else "0.00"
+    page.keyboard.press("End" if other == "1.00" else "Home")
+    explorer_settles(cell, other)
+    wait_for(page, notebook, "the explorer to redraw", lambda s: s["status"] == "idle")
+    page.screenshot(path=str(SCREENSHOTS / "mmr_explorer.png"))
+
+
+def test_some_notebook_shows_the_mmr_explorer():
+    """The slider check runs inside that notebook's browser run: make sure there is one to run."""
+    assert explorer_cells(), "no notebook shows the MMR explorer (a cell tagged widget calling mmr_explorer())"
 
 
 # --------------------------------------------------------------------------- live slides (RISE)
@@ -509,9 +521,6 @@ class TestInJupyterLabFirstHalf:
     def test_server_offers_the_course_kernel_from_the_venv(self, lab: LabServer):
         _server_offers_the_course_kernel_from_the_venv(lab)
 
-    def test_rise_renders_a_notebook_as_live_slides(self, lab: LabServer, lab_page: LabPage):
-        _rise_renders_a_notebook_as_live_slides(lab, lab_page)
-
 
 class TestInJupyterLabSecondHalf:
     @pytest.mark.parametrize("notebook", NOTEBOOKS[1::2], ids=IDS[1::2])
@@ -519,5 +528,5 @@ class TestInJupyterLabSecondHalf:
         """Open, Restart Kernel and Run All from the UI: every cell runs, errors only where tagged."""
         _notebook_runs_in_jupyterlab(notebook, lab, lab_page, timings)
 
-    def test_mmr_explorer_follows_the_lambda_slider(self, lab: LabServer, lab_page: LabPage):
-        _mmr_explorer_follows_the_lambda_slider(lab, lab_page)
+    def test_rise_renders_a_notebook_as_live_slides(self, lab: LabServer, lab_page: LabPage):
+        _rise_renders_a_notebook_as_live_slides(lab, lab_page)
