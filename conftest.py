@@ -8,6 +8,9 @@ from collections import Counter
 import matplotlib
 from hypothesis import HealthCheck, settings
 
+# After nbval runs a notebook, its exercises' solutions run through their checks in that kernel.
+pytest_plugins = ["tools.nbval_solutions"]
+
 # Helper tests draw figures without a screen. Not through MPLBACKEND: nbval's kernels inherit the
 # environment, and a kernel on Agg would store no figures.
 matplotlib.use("Agg")
@@ -28,10 +31,13 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
     """Say how much of the course nbval really compared: a skipped notebook would be silent."""
     cells: Counter[str] = Counter()
     failed: Counter[str] = Counter()
+    solutions: Counter[str] = Counter()
     for outcome in ("passed", "failed", "error"):
         for report in terminalreporter.stats.get(outcome, []):
             nodeid = getattr(report, "nodeid", "")
-            if ".ipynb::" in nodeid and report.when == "call":
+            if nodeid.endswith("::solutions pass their checks") and report.when == "call":
+                solutions[outcome] += 1
+            if ".ipynb::Cell " in nodeid and report.when == "call":
                 notebook = nodeid.split("::")[0]
                 cells[notebook] += 1
                 if outcome != "passed":
@@ -45,4 +51,51 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
         for notebook in sorted(cells):
             mark = f"  {failed[notebook]} FAILED" if failed[notebook] else ""
             terminalreporter.write_line(f"  {notebook}: {cells[notebook]} cells{mark}")
+        terminalreporter.write_line(
+            f"exercise solutions run through their checks in nbval's kernels: {solutions['passed']} notebooks "
+            f"passed, {solutions['failed'] + solutions['error']} failed"
+        )
 
+
+
+def _scope_rank(scope: str, size: int) -> tuple[int, int]:
+    """The order `make test` hands scopes to its workers: the longest first, so no long one starts last.
+
+    The browser test's two halves take about two minutes each, so they start at once on two
+    workers; then the site and slides (Chromium again), then the notebooks (nbval, biggest first),
+    then the unit-test modules. xdist's own order (most tests first) starts the browser last.
+    """
+    if "test_browser.py::" in scope:
+        return (0, -size)
+    if scope.endswith(("test_site.py", "test_slides.py")):
+        return (1, -size)
+    if scope.endswith(".ipynb"):
+        return (2, -size)
+    return (3, -size)
+
+
+def pytest_xdist_make_scheduler(config, log):
+    """LoadScopeScheduling (``--dist loadscope``) with the order above, and no extra work queued
+    behind a browser half (it would wait two minutes while another worker sits idle)."""
+    if config.getvalue("dist") != "loadscope":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class LongestFirst(LoadScopeScheduling):
+        _ordered = False
+
+        def _assign_work_unit(self, node) -> None:
+            if not self._ordered:
+                ranked = sorted(self.workqueue.items(), key=lambda unit: _scope_rank(unit[0], len(unit[1])))
+                self.workqueue.clear()
+                self.workqueue.update(ranked)
+                self._ordered = True
+            super()._assign_work_unit(node)
+
+        def _reschedule(self, node) -> None:
+            busy = self.assigned_work.get(node, {})
+            if any("test_browser.py::" in scope and not all(done.values()) for scope, done in busy.items()):
+                return
+            super()._reschedule(node)
+
+    return LongestFirst(config, log)

@@ -1,13 +1,12 @@
 """Notebook guards: what nbval cannot see for itself.
 
 nbval silently skips a cell stored without an execution count, so an unexecuted notebook would
-"pass". These tests fail instead. They also run every exercise's worked solution (the ```python
-block in the ``<details>`` cell after its check) through the check, and expect ✓.
+"pass". These tests fail instead. Every exercise's worked solution is run through its check by
+``tools/nbval_solutions.py``, in nbval's own kernel right after the notebook's cells.
 """
 
 from __future__ import annotations
 
-import contextlib
 import io
 import os
 import re
@@ -15,12 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from retrieval_lab.checks import CheckResult
-from tools.nbtools import _read, course_notebooks, export_problems, guard_problems, tags
+from tools.nbtools import _read, course_notebooks, exercises, export_problems, guard_problems
 
 NOTEBOOKS = course_notebooks()
 IDS = [nb.stem for nb in NOTEBOOKS]
-_SOLUTION = re.compile(r"<details>.*?```python\n(.*?)```.*?</details>", re.S)
 
 
 def test_there_are_notebooks():
@@ -34,25 +31,6 @@ def test_stored_fully_executed(notebook: Path):
 
 def test_scratch_matches_the_notebooks():
     assert export_problems() == []
-
-
-def exercises(notebook: Path) -> list[tuple[int, int, str]]:
-    """(exercise cell index, check cell index, solution source) for each exercise of a notebook."""
-    cells = _read(notebook).cells
-    found = []
-    for i, cell in enumerate(cells):
-        if "exercise" not in tags(cell):
-            continue
-        check = next((j for j in range(i + 1, len(cells)) if "check" in tags(cells[j])), None)
-        assert check is not None, f"{notebook.name}: exercise cell {i} has no check cell after it"
-        solution_cell = next(
-            (j for j in range(check + 1, len(cells)) if "solution" in tags(cells[j])), None
-        )
-        assert solution_cell is not None, f"{notebook.name}: exercise cell {i} has no solution cell"
-        match = _SOLUTION.search(cells[solution_cell].source)
-        assert match, f"{notebook.name}: cell {solution_cell} has no <details> ```python block"
-        found.append((i, check, match.group(1)))
-    return found
 
 
 @pytest.mark.parametrize("notebook", NOTEBOOKS, ids=IDS)
@@ -85,50 +63,7 @@ def test_stub_checks_say_not_attempted(notebook: Path):
         assert "not attempted yet" in shown, f"{notebook.name}: check cell {check} shows {shown!r}"
 
 
-@pytest.fixture(scope="module")
-def shell():
-    from IPython.core.interactiveshell import InteractiveShell
-
-    return InteractiveShell.instance()
-
-
-@pytest.mark.parametrize("notebook", NOTEBOOKS, ids=IDS)
-def test_solutions_pass_their_checks(notebook: Path, shell, monkeypatch):
-    """Run the notebook in-process with every stub replaced by its solution; every check says ✓."""
-    found = exercises(notebook)
-    if not found:
-        pytest.skip(f"{notebook.name} has no exercises")
-    solutions = {i: src for i, _, src in found}
-    checks = {c for _, c, _ in found}
-    monkeypatch.chdir(notebook.parent)
-    shell.reset(new_session=False)
-    results: list[CheckResult] = []
-    try:
-        for i, cell in enumerate(_read(notebook).cells):
-            if cell.cell_type != "code" or "widget" in tags(cell):
-                continue
-            source = solutions.get(i, cell.source)
-            with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-                outcome = shell.run_cell(source, store_history=False, silent=False)
-            if "raises-exception" in tags(cell):
-                continue
-            assert outcome.error_before_exec is None and outcome.error_in_exec is None, (
-                f"{notebook.name}: cell {i} raised {outcome.error_in_exec or outcome.error_before_exec!r}"
-            )
-            if i in checks:
-                result = outcome.result
-                assert isinstance(result, CheckResult), f"{notebook.name}: check cell {i} shows no result"
-                results.append(result)
-    finally:
-        import matplotlib.pyplot as plt
-
-        plt.close("all")
-    failing = [str(r) for r in results if not r.passed]
-    assert not failing, failing
-    assert len(results) == len(found)
-
-
-def test_solution_runs_use_a_headless_backend():
+def test_tests_draw_headless_but_leave_the_kernels_inline():
     import matplotlib
 
     assert matplotlib.get_backend().lower() == "agg"
@@ -167,7 +102,6 @@ _TOKEN = re.compile(r"\w+|[^\w\s]")
 
 def _code_shingles(code: str, size: int = 4) -> set[tuple[str, ...]]:
     """Runs of ``size`` tokens of a solution's code, its comments and strings left out."""
-    import io
     import tokenize
 
     kept: list[str] = []

@@ -47,6 +47,30 @@ def tags(cell) -> list[str]:
     return list(cell.get("metadata", {}).get("tags", []))
 
 
+# --------------------------------------------------------------------------- exercises
+
+_SOLUTION = re.compile(r"<details>.*?```python\n(.*?)```.*?</details>", re.S)
+
+
+def exercises(notebook: Path) -> list[tuple[int, int, str]]:
+    """(exercise cell index, check cell index, solution source) for each exercise of a notebook."""
+    cells = _read(notebook).cells
+    found = []
+    for i, cell in enumerate(cells):
+        if "exercise" not in tags(cell):
+            continue
+        check = next((j for j in range(i + 1, len(cells)) if "check" in tags(cells[j])), None)
+        assert check is not None, f"{notebook.name}: exercise cell {i} has no check cell after it"
+        solution_cell = next(
+            (j for j in range(check + 1, len(cells)) if "solution" in tags(cells[j])), None
+        )
+        assert solution_cell is not None, f"{notebook.name}: exercise cell {i} has no solution cell"
+        match = _SOLUTION.search(cells[solution_cell].source)
+        assert match, f"{notebook.name}: cell {solution_cell} has no <details> ```python block"
+        found.append((i, check, match.group(1)))
+    return found
+
+
 # --------------------------------------------------------------------------- export
 
 def module_name(notebook: Path) -> str:
