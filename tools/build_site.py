@@ -58,46 +58,66 @@ def _launch_text(alt: str) -> str:
     return alt if alt.lower().startswith("open") else f"Open on {alt}"
 
 
-def _localised(notebook: Path, target: Path) -> None:
-    """Copy a notebook with its badge images turned into links (outputs untouched)."""
+def _write(target: Path, text: str) -> None:
+    """Write only what changed: Sphinx rebuilds a page when its source is newer than the HTML."""
+    if not target.exists() or target.read_text(encoding="utf-8") != text:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+
+
+def _localised(notebook: Path) -> str:
+    """A notebook with its badge images turned into links (outputs untouched)."""
     nb = json.loads(notebook.read_text(encoding="utf-8"))
     for cell in nb["cells"]:
         if cell["cell_type"] == "markdown":
             source = "".join(cell["source"])
             cell["source"] = without_remote_badges(source)
-    target.write_text(json.dumps(nb, ensure_ascii=False, indent=1), encoding="utf-8")
+    return json.dumps(nb, ensure_ascii=False, indent=1)
 
 
-def assemble(source: Path) -> Path:
-    """Copy what the site shows into ``source`` (a fresh tree each build)."""
-    if source.exists():
-        shutil.rmtree(source)
-    (source / "notebooks").mkdir(parents=True)
-    (source / "docs").mkdir()
+def assemble(source: Path) -> bool:
+    """Write what the site shows into ``source``: changed files only, and nothing stale left over.
+
+    Unchanged files keep their time stamps, so a second build (``make test``'s site test, a
+    second ``make site``) lets Sphinx re-read only what changed since. Returns whether a file
+    had to be removed (a page gone: its old HTML would linger, so the build starts afresh).
+    """
+    removed = False
+    wanted: dict[Path, str] = {}
     for notebook in sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")):
-        _localised(notebook, source / "notebooks" / notebook.name)
+        wanted[source / "notebooks" / notebook.name] = _localised(notebook)
     for page in _GUIDES:
         if (ROOT / "docs" / page).exists():
-            text = (ROOT / "docs" / page).read_text(encoding="utf-8")
-            (source / "docs" / page).write_text(text.replace("](../notebooks/", "](../notebooks/"))
+            wanted[source / "docs" / page] = (ROOT / "docs" / page).read_text(encoding="utf-8")
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    (source / "index.md").write_text(without_remote_badges(home_page(readme)), encoding="utf-8")
-    shutil.copy2(ROOT / "tools" / "site" / "conf.py", source / "conf.py")
-    (source / "_static").mkdir()
-    shutil.copy2(_VENDORED / "tex-svg.js", source / "_static" / "tex-svg.js")
-    return source
+    wanted[source / "index.md"] = without_remote_badges(home_page(readme))
+    wanted[source / "conf.py"] = (ROOT / "tools" / "site" / "conf.py").read_text(encoding="utf-8")
+    wanted[source / "_static" / "tex-svg.js"] = (_VENDORED / "tex-svg.js").read_text(encoding="utf-8")
+    if source.exists():
+        for old in source.rglob("*"):
+            if old.is_file() and "_doctrees" not in old.parts and old not in wanted:
+                old.unlink()
+                removed = True
+    for target, text in wanted.items():
+        _write(target, text)
+    return removed
 
 
 def build(output: Path = OUTPUT) -> Path:
-    """Assemble and run Sphinx; warnings about the course's own pages fail the build."""
+    """Assemble and run Sphinx; warnings about the course's own pages fail the build.
+
+    The build is incremental (Sphinx's doctrees are kept beside the source), so only the pages
+    whose source changed are rebuilt; a fresh checkout builds everything, as CI does.
+    """
     from tools.links import repository
 
     repo = repository()
-    source = assemble(output.parent / f"{output.name}-src")
+    source = output.parent / f"{output.name}-src"
+    if assemble(source):
+        shutil.rmtree(output, ignore_errors=True)
+        shutil.rmtree(source / "_doctrees", ignore_errors=True)
     url = f"https://github.com/{repo.owner}/{repo.name}"
     env = dict(os.environ, SITE_REPOSITORY_URL=url, SITE_REF=repo.ref)
-    if output.exists():
-        shutil.rmtree(output)
     command = [sys.executable, "-m", "sphinx", "-b", "html", "-q", "-W", "--keep-going",
                "-d", str(source / "_doctrees"), str(source), str(output)]
     subprocess.run(command, check=True, env=env, cwd=ROOT)
