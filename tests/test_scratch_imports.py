@@ -32,3 +32,13 @@ def test_the_learner_package_imports_nothing_of_the_maintainers_tools():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "", f"retrieval_lab imported {out.stdout.strip()}"
+
+
+def test_cell_names_leave_names_and_source_as_they_were():
+    import inspect
+
+    from retrieval_lab.scratch import InMemoryVectorStore, RecursiveCharacterTextSplitter
+
+    assert InMemoryVectorStore.similarity_search.__name__ == "similarity_search"
+    assert RecursiveCharacterTextSplitter.split_text.__qualname__.endswith("split_text")
+    assert inspect.getsource(InMemoryVectorStore.__init__).lstrip().startswith("def __init__(self")
