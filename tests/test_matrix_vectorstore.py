@@ -144,6 +144,10 @@ def test_rankings_agree_under_the_tie_rule_with_ties_and_zero_vectors(data, k, t
 )
 def test_mmr_picks_the_same_documents_as_the_real_store(data, k, fetch_k, lambda_mult, topic):
     _, rows, query = data
+    # A zero stored vector has no direction: the real store's cosine then raises (NaN) or scores
+    # it 0, and a 0 relevance ties MMR scores exactly (0.5*0 - 0.5*0 = 0.5*a - 0.5*a), so which
+    # tied document comes first is not a property either store promises. Hypothesis found both.
+    assume(all(any(vector) for _, _, vector, _ in rows))
     real, mine = build(rows)
     flt = topic_filter(topic)
     full = pairs(real.similarity_search_with_score_by_vector(query, k=None, filter=flt)) if any(query) else []
