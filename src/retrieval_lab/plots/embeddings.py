@@ -109,17 +109,8 @@ def vector_arrows(
             ax.scatter(*q, marker="*", s=220, color=COLORS["query"], zorder=4)
             ax.annotate(query_label, q, xytext=(6, -12), textcoords="offset points", fontsize=9,
                         color=COLORS["query"], weight="bold")
-    ax.axhline(0, color="black", linewidth=0.6)
-    ax.axvline(0, color="black", linewidth=0.6)
-    ax.set_xlim(lo, hi + (hi - lo) * 0.3)  # room for the labels beyond the tips
-    ax.set_ylim(lo, hi + (hi - lo) * 0.1)
-    ax.set_aspect("equal")
-    ax.set_xlabel(f"count of '{axis_labels[0]}'")
-    ax.set_ylabel(f"count of '{axis_labels[1]}'")
-    ax.set_title(title, fontsize=11)
-    ax.grid(alpha=0.3)
-    fig.tight_layout()
-    return fig
+    # room for the labels beyond the tips
+    return _count_plane(fig, ax, axis_labels, title, (lo, hi + (hi - lo) * 0.3), (lo, hi + (hi - lo) * 0.1))
 
 
 def _outward(xy: tuple[float, float]) -> tuple[tuple[float, float], str, str]:
@@ -309,10 +300,15 @@ def zero_vector_plot(
         color=COLORS["query"],
         weight="bold",
     )
+    return _count_plane(fig, ax, axis_labels, title, (-0.35 * reach, reach), (-0.35 * reach, reach))
+
+
+def _count_plane(fig, ax, axis_labels, title: str, xlim: tuple[float, float], ylim: tuple[float, float]):
+    """Finish a plane of two word counts: axes through 0, equal scale, labels, grid, title."""
     ax.axhline(0, color="black", linewidth=0.6)
     ax.axvline(0, color="black", linewidth=0.6)
-    ax.set_xlim(-0.35 * reach, reach)
-    ax.set_ylim(-0.35 * reach, reach)
+    ax.set_xlim(*xlim)
+    ax.set_ylim(*ylim)
     ax.set_aspect("equal")
     ax.set_xlabel(f"count of '{axis_labels[0]}'")
     ax.set_ylabel(f"count of '{axis_labels[1]}'")
