@@ -3,10 +3,11 @@
 nbval proves each stored output is what the code prints; this proves a learner who opens the
 notebook in JupyterLab and presses *Restart Kernel and Run All Cells* sees no error except the
 expected ones (cells tagged ``raises-exception``), on the course kernel, with the widgets and the
-live-slides extension working. It is also ``make test``'s other-CPU pass: the kernels sort as a
-CPU without AVX2 does, and every output JupyterLab holds is compared with the stored one by
-nbval's rules (``tools/outputs.py``), so an output that depends on how ties sort fails here. One server and one browser serve the whole module (see
-``lab_harness.py``); a screenshot of each notebook lands in ``artifacts/browser/``.
+live-slides extension working. It is also ``make test``'s other-CPU pass: the kernels sort as a CPU
+without AVX2 does, and every output JupyterLab holds is compared with the stored one by nbval's
+rules (``tools/outputs.py``), so an output that depends on how ties sort fails here. One server and
+one browser serve the whole module (see ``lab_harness.py``); a screenshot of each notebook lands in
+``artifacts/browser/``.
 
 Needs Debian's Chromium at ``/usr/bin/chromium`` (``apt-get install chromium``). Without it the
 tests are skipped, and pytest's summary says why — unless ``RETRIEVAL_LAB_REQUIRE_BROWSER=1`` is
