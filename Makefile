@@ -78,6 +78,7 @@ test: lint
 
 # Strict nbval again, with numpy's sort as another CPU runs it (no output may depend on ties).
 nbval-other-cpu: venv
+	@test -n "$(OTHER_CPU)" || (echo "OTHER_CPU is empty: tools/outputs.py must keep its line OTHER_CPU = \"...\"" && exit 2)
 	NPY_DISABLE_CPU_FEATURES="$(OTHER_CPU)" $(PYTEST) $(NBVAL) -q $(if $(NB),$(NB),notebooks)
 
 # The edit loop: no kernel, no browser, fewer hypothesis examples (CI always runs the full count).

@@ -431,8 +431,9 @@ def hnsw_walk(
         for a, b in layers[level]:
             (xa, ya), (xb, yb) = positions[a], positions[b]
             ax.plot([xa, xb], [ya, yb], color=COLORS["muted"], linewidth=0.8, zorder=1)
-        plain = [n for n in members if n not in seen]
-        hit = [n for n in members if n in seen]
+        # Only the bottom layer marks the nodes the search visited; above it every node looks alike.
+        hit = [n for n in members if n in seen] if level == 0 else []
+        plain = [n for n in members if n not in hit]
         if plain:
             ax.scatter(
                 [positions[n][0] for n in plain],
@@ -442,7 +443,7 @@ def hnsw_walk(
                 edgecolors=COLORS["muted"],
                 zorder=2,
             )
-        if hit and level == 0:
+        if hit:
             ax.scatter(
                 [positions[n][0] for n in hit],
                 [positions[n][1] for n in hit],
@@ -451,15 +452,6 @@ def hnsw_walk(
                 color=OKABE_ITO["orange"],
                 edgecolors="black",
                 linewidths=0.5,
-                zorder=2,
-            )
-        elif hit:
-            ax.scatter(
-                [positions[n][0] for n in hit],
-                [positions[n][1] for n in hit],
-                s=40,
-                color=GREYS["white"],
-                edgecolors=COLORS["muted"],
                 zorder=2,
             )
         steps = [n for lv, n in path if lv == level]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 import matplotlib.pyplot as plt
+from matplotlib.colors import to_rgba
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
@@ -236,24 +237,13 @@ def backend_methods_chart(
             color="black",
         )
         for r, name in enumerate(names):
-            ax.add_patch(
+            ax.add_patch(  # a pale fill and a full-strength outline: alpha on the face colour only
                 FancyBboxPatch(
                     (x + 0.05, r - 0.38),
                     0.8,
                     0.76,
                     boxstyle="round,pad=0.0,rounding_size=0.1",
-                    facecolor=color,
-                    alpha=0.18,
-                    edgecolor="none",
-                )
-            )
-            ax.add_patch(
-                FancyBboxPatch(
-                    (x + 0.05, r - 0.38),
-                    0.8,
-                    0.76,
-                    boxstyle="round,pad=0.0,rounding_size=0.1",
-                    fill=False,
+                    facecolor=to_rgba(color, 0.18),
                     edgecolor=color,
                     linestyle=linestyle,
                     linewidth=1.3,
