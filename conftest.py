@@ -93,8 +93,13 @@ def pytest_xdist_make_scheduler(config, log):
             super()._assign_work_unit(node)
 
         def _reschedule(self, node) -> None:
+            # A worker runs its last queued test only once it knows the next one (or is told to
+            # shut down), so a browser half down to its last test must be given work: holding it
+            # back then would stall that worker (with -n 2, both halves, for ever).
             busy = self.assigned_work.get(node, {})
-            if any("test_browser.py::" in scope and not all(done.values()) for scope, done in busy.items()):
+            pending = sum(list(done.values()).count(False) for done in busy.values())
+            if pending > 1 and any("test_browser.py::" in scope and not all(done.values())
+                                   for scope, done in busy.items()):
                 return
             super()._reschedule(node)
 
