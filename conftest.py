@@ -76,7 +76,8 @@ def _scope_rank(scope: str, size: int) -> tuple[int, int]:
 
 def pytest_xdist_make_scheduler(config, log):
     """LoadScopeScheduling (``--dist loadscope``) with the order above, and no extra work queued
-    behind a browser half (it would wait two minutes while another worker sits idle)."""
+    behind a browser half until it is down to its last test (queued earlier, that work would wait
+    a minute or two while another worker sits idle)."""
     if config.getvalue("dist") != "loadscope":
         return None
     from xdist.scheduler import LoadScopeScheduling
