@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 from langchain_core.documents import Document as RealDocument
 from langchain_core.vectorstores import InMemoryVectorStore as RealInMemoryVectorStore
@@ -142,6 +142,12 @@ def test_rankings_agree_under_the_tie_rule_with_ties_and_zero_vectors(data, k, t
     st.sampled_from([0.0, 0.25, 0.5, 1.0]),
     st.sampled_from([None, "pets"]),
 )
+@example(  # the tie hypothesis found: the query equals n3, so at λ = 0.5 every second pick scores 0
+    data=(3, [(None, "text 0", [0.0, 0.0, 1.0], "pets"), (None, "text 1", [0.0, 0.0, -1.0], "pets"),
+              (None, "text 2", [0.0, 1.0, 0.0], "pets"), (None, "text 3", [0.0, 1.0, 0.5], "pets")],
+          [0.0, 1.0, 0.5]),
+    k=2, fetch_k=-1, lambda_mult=0.5, topic=None,
+)
 def test_mmr_picks_the_same_documents_as_the_real_store(data, k, fetch_k, lambda_mult, topic):
     _, rows, query = data
     # A zero stored vector has no direction: the real store's cosine then raises (NaN) or scores
@@ -169,7 +175,57 @@ def test_mmr_picks_the_same_documents_as_the_real_store(data, k, fetch_k, lambda
             )
         ]
     )
-    assert same_outcome(got, want), (got, want)
+
+    def pool() -> dict[str, list[float]]:
+        """The candidates the real store's MMR chose among (its fetch_k slice, quirks and all)."""
+        hits = real._similarity_search_with_score_by_vector(embedding=query, k=fetch_k, filter=flt)
+        return {doc.id: vector for doc, _, vector in hits}
+
+    assert same_outcome(got, want, lambda m, r: m == r or equally_good_mmr(m, r, pool(), query, lambda_mult)), (
+        got, want)
+
+
+def mmr_shortfalls(picks: list[str], pool: dict[str, list[float]], query: list[float], lam: float) -> list[float]:
+    """How far each pick's MMR score falls below the best candidate's at that step (0: it was best).
+
+    Scored in float64 as the real store scores: the first pick by relevance alone, then
+    λ·relevance − (1−λ)·(highest cosine to a document already picked).
+    """
+    def unit(v) -> np.ndarray:
+        v = np.asarray(v, dtype=float)
+        return v / np.linalg.norm(v)
+
+    q, vectors, chosen, shortfalls = unit(query), {i: unit(v) for i, v in pool.items()}, [], []
+    for pick in picks:
+        def score(i: str) -> float:
+            relevance = float(vectors[i] @ q)
+            if not chosen:
+                return relevance
+            return lam * relevance - (1 - lam) * max(float(vectors[i] @ vectors[c]) for c in chosen)
+
+        shortfalls.append(max(score(i) for i in vectors if i not in chosen) - score(pick))
+        chosen.append(pick)
+    return shortfalls
+
+
+def equally_good_mmr(mine: list[str], real: list[str], pool: dict, query: list[float], lam: float) -> bool:
+    """Different picks agree only through a tie: as many, each one the best at its step (to TOL).
+
+    MMR scores tie exactly where scores do not, e.g. at λ = 0.5 with the query equal to the first
+    pick (every candidate then scores 0.5·r − 0.5·r = 0); float32 against float64 then decides
+    which tied document comes first. Hypothesis found that case.
+    """
+    return len(mine) == len(real) and set(mine) <= set(pool) and max(mmr_shortfalls(mine, pool, query, lam)) <= TOL
+
+
+def test_mmr_tie_rule_accepts_only_a_tied_alternative():
+    """The tie rule above cannot pass anything: a pick that is not tied for best is refused."""
+    pool = {"n0": [0.0, 0.0, 1.0], "n1": [0.0, 0.0, -1.0], "n2": [0.0, 1.0, 0.0], "n3": [0.0, 1.0, 0.5]}
+    query = [0.0, 1.0, 0.5]  # equal to n3: at λ = 0.5 every second pick scores 0
+    assert equally_good_mmr(["n3", "n2"], ["n3", "n0"], pool, query, 0.5)
+    assert not equally_good_mmr(["n3", "n1"], ["n3", "n2"], pool, query, 1.0)  # λ = 1: relevance only
+    assert not equally_good_mmr(["n2", "n3"], ["n3", "n2"], pool, query, 0.5)  # n3 is the most relevant
+    assert not equally_good_mmr(["n3"], ["n3", "n0"], pool, query, 0.5)
 
 
 def test_a_larger_store_gives_the_real_top_k_exactly_before_and_after_deletes():
