@@ -422,8 +422,8 @@ def _paths(args: list[str]) -> list[Path]:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    if not argv or argv[0] not in {"export", "check", "execute", "guard", "times", "where"}:
-        print("usage: python -m tools.nbtools export|check|execute|guard|times [--write]|where FILE:LINE")
+    if not argv or argv[0] not in {"export", "check", "execute", "guard", "lint", "times", "where"}:
+        print("usage: python -m tools.nbtools export|check|execute|guard|lint|times [--write]|where FILE:LINE")
         return 2
     command, rest = argv[0], argv[1:]
     if command == "export":
@@ -431,9 +431,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"export: {len(changed)} file(s) written" + "".join(f"\n  {p.relative_to(ROOT)}" for p in changed))
         return 0
     if command == "check":
-        problems = export_problems()
-        print("\n".join(problems) if problems else "export: scratch/ matches the notebooks")
-        return 1 if problems else 0
+        return _report_export()
+    if command == "lint":  # guard and check in one process: each start that reads notebooks costs time
+        guarded = _report_guard(rest)
+        return max(guarded, _report_export())
     if command == "where":
         file, _, line = rest[0].rpartition(":")
         print(cell_of(Path(file), int(line)) or f"{file}: no notebook marker above line {line}")
@@ -455,8 +456,18 @@ def main(argv: list[str] | None = None) -> int:
             print(f"execute: {nb.relative_to(ROOT)}", flush=True)
             execute(nb)
         return 0
-    problems = [p for nb in _paths(rest) for p in guard_problems(nb)]
-    print("\n".join(problems) if problems else f"guard: {len(_paths(rest))} notebook(s) stored fully executed")
+    return _report_guard(rest)
+
+
+def _report_export() -> int:
+    problems = export_problems()
+    print("\n".join(problems) if problems else "export: scratch/ matches the notebooks")
+    return 1 if problems else 0
+
+
+def _report_guard(args: list[str]) -> int:
+    problems = [p for nb in _paths(args) for p in guard_problems(nb)]
+    print("\n".join(problems) if problems else f"guard: {len(_paths(args))} notebook(s) stored fully executed")
     return 1 if problems else 0
 
 

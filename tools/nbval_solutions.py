@@ -17,7 +17,6 @@ from pathlib import Path
 from queue import Empty
 
 import pytest
-from nbval.plugin import IPyNbFile
 
 from tools.nbtools import _read, exercises, tags
 
@@ -111,6 +110,10 @@ class SolutionsPass(pytest.Item):
 
 def pytest_collection_modifyitems(session, config, items) -> None:
     """Put a ``SolutionsPass`` right after the last nbval cell of each notebook with exercises."""
+    if not config.pluginmanager.has_plugin("nbval"):
+        return  # `make quick` runs without nbval (-p no:nbval): no notebook, and no import of it
+    from nbval.plugin import IPyNbFile
+
     last: dict[IPyNbFile, int] = {}
     for position, item in enumerate(items):
         if isinstance(item.parent, IPyNbFile):
