@@ -50,7 +50,8 @@ def test_a_wrong_solution_fails_the_item_and_only_it_is_named(tmp_path):
     """One kernel, after nbval's cells: the right solution passes its check, the wrong one is reported."""
     _notebook(tmp_path / "exercises.ipynb")
     done = subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "tools", "-p", "tools.nbval_solutions", "--nbval",
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "tools", "-p", "tools.nbval_solutions",
+         "--nbval",
          "--nbval-current-env", "-v", "--rootdir", str(tmp_path), str(tmp_path)],
         cwd=ROOT, capture_output=True, text=True, timeout=300,
     )
