@@ -59,9 +59,10 @@ def _skip_or_fail(reason: str) -> None:
     pytest.skip(reason)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="class")
 def timings(request) -> dict[str, dict[str, float]]:
-    """Seconds per notebook and phase (open, run all, checks, close), printed once at the end."""
+    """Seconds per notebook and phase (open, run all, checks, close), printed at the end of each
+    half into its own file (``timings-first-half.txt``, …): under xdist the halves run at once."""
     found: dict[str, dict[str, float]] = {}
     yield found
     if found:
@@ -73,7 +74,8 @@ def timings(request) -> dict[str, dict[str, float]]:
             [f"browser: {len(found)} notebook(s), {total:.0f} s in all, {total / len(found):.1f} s per notebook",
              *lines]
         )
-        (SCREENSHOTS / "timings.txt").write_text(text + "\n", encoding="utf-8")
+        half = re.sub(r"(?<=[a-z])(?=[A-Z])", "-", request.cls.__name__.removeprefix("TestInJupyterLab")).lower()
+        (SCREENSHOTS / f"timings-{half}.txt").write_text(text + "\n", encoding="utf-8")
         capture = request.config.pluginmanager.get_plugin("capturemanager")
         with capture.global_and_fixture_disabled():
             print("\n" + text, flush=True)

@@ -37,14 +37,7 @@ def latency_vs_n(
     under: it must read every float32 once, ``n · d · 4`` bytes at that bandwidth, in ms.
     ``guide`` names a series a grey slope-1 line is drawn through (from its first point).
     """
-    if not latencies:
-        raise ValueError(
-            "latency_vs_n: give at least one series, e.g. {'MatrixVectorStore': {1000: 0.1}}."
-        )
-    if len(latencies) > len(SERIES):
-        raise ValueError(
-            f"latency_vs_n: at most {len(SERIES)} series fit one picture; got {len(latencies)}."
-        )
+    _check_line_count(latencies, "latency_vs_n", "series", "series", "{'MatrixVectorStore': {1000: 0.1}}")
     for name, series in latencies.items():
         _check_positive_series(series, name, "latency_vs_n")
     if guide is not None and guide not in latencies:
@@ -106,6 +99,14 @@ def latency_vs_n(
     return fig
 
 
+def _check_line_count(lines: Mapping, plot: str, one: str, many: str, example: str) -> None:
+    """At least one line, and no more than the palette has line styles for (one picture)."""
+    if not lines:
+        raise ValueError(f"{plot}: give at least one {one}, e.g. {example}.")
+    if len(lines) > len(SERIES):
+        raise ValueError(f"{plot}: at most {len(SERIES)} {many} fit one picture; got {len(lines)}.")
+
+
 def cost_floor_ms(n: int, d: int, bandwidth_gb_s: float) -> float:
     """Milliseconds to read ``n`` float32 vectors of size ``d`` once at ``bandwidth_gb_s`` GB/s."""
     return n * d * 4 / (bandwidth_gb_s * 1e9) * 1e3
@@ -130,14 +131,7 @@ def recall_vs_latency(
     curve uses. The recall axis is zoomed to the data: the differences live near 1, and a 0-1
     axis would squash them into one band.
     """
-    if not curves:
-        raise ValueError(
-            "recall_vs_latency: give at least one curve, e.g. {'random': [('ef=16', 0.2, 0.5)]}."
-        )
-    if len(curves) > len(SERIES):
-        raise ValueError(
-            f"recall_vs_latency: at most {len(SERIES)} curves fit one picture; got {len(curves)}."
-        )
+    _check_line_count(curves, "recall_vs_latency", "curve", "curves", "{'random': [('ef=16', 0.2, 0.5)]}")
     for name, points in curves.items():
         if not points:
             raise ValueError(
