@@ -93,9 +93,10 @@ def _load_and_split(
     ``text_splitter.split_documents``.
 
     With no splitter it makes the course's RecursiveCharacterTextSplitter (notebook 03),
-    imported here, when first needed, so loaders work without it. The real class imports
-    langchain-text-splitters once, when langchain_core.document_loaders is first
-    imported.
+    imported here, when first needed, so loaders work without it. The real class tries
+    to import langchain-text-splitters once, when langchain_core.document_loaders.base
+    is first imported (when BaseLoader is first taken from the package), and remembers
+    the result.
     """
     if text_splitter is None:
         try:

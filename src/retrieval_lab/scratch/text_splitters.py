@@ -14,12 +14,12 @@ from typing import Any, Literal
 
 from retrieval_lab.scratch.document import Document
 
-# : Where an over-long chunk is reported (the real splitters use
-# "langchain_text_splitters.base").
+#: Where an over-long chunk is reported (the real splitters use
+#: "langchain_text_splitters.base").
 logger = logging.getLogger("retrieval_lab.scratch.text_splitters")
 
-# : False drops the separator; True or "start" glues it to the piece after it; "end"
-# to the piece before.
+#: False drops the separator; True or "start" glues it to the piece after it; "end"
+#: to the piece before.
 KeepSeparator = bool | Literal["start", "end"]
 
 
