@@ -346,6 +346,7 @@ async def ainvoke(
     )
 
 
+# %% notebooks/07_runnables.ipynb, cell 30
 @add_to_class(Runnable)
 def __or__(self, other: Any) -> "RunnableSequence":
     return RunnableSequence(self, coerce_to_runnable(other))
@@ -361,18 +362,18 @@ def pipe(self, *others: Any) -> "RunnableSequence":
     return RunnableSequence(self, *(coerce_to_runnable(o) for o in others))
 
 
+# %% notebooks/07_runnables.ipynb, cell 31
 @add_to_class(Runnable)
 def get_input_schema(self) -> type:
     return _schema(self.get_name() + "Input", self._input_json_type)
 
 
-# %% notebooks/07_runnables.ipynb, cell 30
 @add_to_class(Runnable)
 def get_output_schema(self) -> type:
     return _schema(self.get_name() + "Output", self._output_json_type)
 
 
-# %% notebooks/07_runnables.ipynb, cell 31
+# %% notebooks/07_runnables.ipynb, cell 32
 @add_to_class(Runnable)
 def _call_with_config(
     self, func: Callable[[Any], Any], input: Any, config: RunnableConfig | None
@@ -396,7 +397,7 @@ def _call_with_config(
     return output
 
 
-# %% notebooks/07_runnables.ipynb, cell 33
+# %% notebooks/07_runnables.ipynb, cell 34
 class RunnableLambda(Runnable):
     """A plain function as a Runnable: its name is the function's (``RunnableLambda``
     for a lambda).
@@ -421,7 +422,7 @@ class RunnableLambda(Runnable):
         return f"RunnableLambda({self.name or '...'})"
 
 
-# %% notebooks/07_runnables.ipynb, cell 34
+# %% notebooks/07_runnables.ipynb, cell 35
 def coerce_to_runnable(thing: Any) -> Runnable:
     """What ``|`` accepts: a Runnable as it is, a function wrapped in RunnableLambda."""
     if isinstance(thing, Runnable):
@@ -441,7 +442,7 @@ def coerce_to_runnable(thing: Any) -> Runnable:
     )
 
 
-# %% notebooks/07_runnables.ipynb, cell 37
+# %% notebooks/07_runnables.ipynb, cell 38
 class RunnableSequence(Runnable):
     """``a | b | c``: each step's output is the next step's input, recorded as one
     parent run.
@@ -459,7 +460,7 @@ class RunnableSequence(Runnable):
         self.name = name
 
 
-# %% notebooks/07_runnables.ipynb, cell 38
+# %% notebooks/07_runnables.ipynb, cell 39
 @add_to_class(RunnableSequence)
 def invoke(
     self, input: Any, config: RunnableConfig | None = None, **kwargs: Any
@@ -490,7 +491,7 @@ def invoke(
     return value
 
 
-# %% notebooks/07_runnables.ipynb, cell 39
+# %% notebooks/07_runnables.ipynb, cell 40
 @add_to_class(RunnableSequence)
 def get_input_schema(self) -> type:
     return self.steps[0].get_input_schema()
