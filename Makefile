@@ -33,7 +33,7 @@ help:
 	@echo "make lint     the fast checks: ruff, notebook guards, export sync (no kernel)"
 	@echo "make execute  re-run notebooks in place (NB=notebooks/01_document.ipynb for one)"
 	@echo "make export   write the notebooks' export cells to src/retrieval_lab/scratch/"
-	@echo "make quick    the edit loop (about 35 s): ruff, guards, export sync, unit and equivalence tests"
+	@echo "make quick    the edit loop (about 20 s): ruff, guards, export sync, unit and equivalence tests"
 	@echo "make site     the course website in build/site (from the stored notebooks, offline)"
 	@echo "make colab-check  run every notebook as on Colab (needs the package registries)"
 	@echo "make canary   the course against the newest langchain-core 1.x -> docs/drift.md"
@@ -73,6 +73,8 @@ execute: venv
 # scope at a time (a notebook's cells, a test module, or a class: the browser test's two halves).
 # Two workers, not three: measured warm here, -n 3 took 230 s wall and 407 s of CPU, -n 2 197 s
 # and 355 s (a third worker only makes Chromium, kernels and workers fight for the two cores).
+# Both cores stay busy for the whole run, so the time is the CPU it spends: 135-165 s wall for
+# 244-298 s of CPU (2026-12-04, quiet to busy host).
 # Every notebook runs twice: nbval on this CPU, and the browser test in JupyterLab with numpy's
 # sort as another CPU runs it, comparing outputs with the stored ones by nbval's rules. Without
 # Chromium (a learner's machine) the browser test skips, so the other-CPU nbval pass runs instead.
