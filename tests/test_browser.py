@@ -74,8 +74,7 @@ def timings(request) -> dict[str, dict[str, float]]:
             [f"browser: {len(found)} notebook(s), {total:.0f} s in all, {total / len(found):.1f} s per notebook",
              *lines]
         )
-        half = re.sub(r"(?<=[a-z])(?=[A-Z])", "-", request.cls.__name__.removeprefix("TestInJupyterLab")).lower()
-        (SCREENSHOTS / f"timings-{half}.txt").write_text(text + "\n", encoding="utf-8")
+        (SCREENSHOTS / f"timings-{request.cls.HALF}.txt").write_text(text + "\n", encoding="utf-8")
         capture = request.config.pluginmanager.get_plugin("capturemanager")
         with capture.global_and_fixture_disabled():
             print("\n" + text, flush=True)
@@ -518,6 +517,8 @@ def _rise_renders_a_notebook_as_live_slides(lab: LabServer, lab_page: LabPage):
 
 
 class TestInJupyterLabFirstHalf:
+    HALF = "first-half"
+
     @pytest.mark.parametrize("notebook", NOTEBOOKS[0::2], ids=IDS[0::2])
     def test_notebook_runs_in_jupyterlab(self, notebook: Path, lab: LabServer, lab_page: LabPage, timings):
         """Open, Restart Kernel and Run All from the UI: every cell runs, errors only where tagged."""
@@ -528,6 +529,8 @@ class TestInJupyterLabFirstHalf:
 
 
 class TestInJupyterLabSecondHalf:
+    HALF = "second-half"
+
     @pytest.mark.parametrize("notebook", NOTEBOOKS[1::2], ids=IDS[1::2])
     def test_notebook_runs_in_jupyterlab(self, notebook: Path, lab: LabServer, lab_page: LabPage, timings):
         """Open, Restart Kernel and Run All from the UI: every cell runs, errors only where tagged."""

@@ -219,7 +219,7 @@ def equally_good_mmr(mine: list[str], real: list[str], pool: dict, query: list[f
 
 
 def test_mmr_tie_rule_accepts_only_a_tied_alternative():
-    """The tie rule above cannot pass anything: a pick that is not tied for best is refused."""
+    """The tie rule above does not pass just any picks: one that is not tied for best is refused."""
     pool = {"n0": [0.0, 0.0, 1.0], "n1": [0.0, 0.0, -1.0], "n2": [0.0, 1.0, 0.0], "n3": [0.0, 1.0, 0.5]}
     query = [0.0, 1.0, 0.5]  # equal to n3: at λ = 0.5 every second pick scores 0
     assert equally_good_mmr(["n3", "n2"], ["n3", "n0"], pool, query, 0.5)
