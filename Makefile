@@ -129,7 +129,7 @@ test-one: venv
 slides: venv
 	$(BIN)/python -m tools.slides export $(NB)
 
-# Search latency against store size (notebook 10): real/scratch InMemoryVectorStore, MatrixVectorStore,
+# Search latency against store size (notebook 11): real/scratch InMemoryVectorStore, MatrixVectorStore,
 # FAISS flat and HNSW, up to 1 000 000 vectors (peak about 5 GB of RAM, a few minutes on 2 idle cores).
 bench: venv
 	$(BIN)/python benchmarks/search_scaling.py

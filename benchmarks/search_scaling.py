@@ -2,14 +2,14 @@
 
 Five stores answer the same single-vector queries over the same random unit vectors (d = 384):
 
-- the real ``InMemoryVectorStore`` of langchain-core and notebook 06's scratch copy of it (both
+- the real ``InMemoryVectorStore`` of langchain-core and notebook 07's scratch copy of it (both
   rebuild a numpy array from Python lists on every query, so they stop at 100 000 vectors);
-- notebook 10's ``MatrixVectorStore`` (one contiguous float32 matrix of unit rows);
+- notebook 11's ``MatrixVectorStore`` (one contiguous float32 matrix of unit rows);
 - FAISS ``IndexFlatIP``: exact search, the anchor every other number is compared with;
 - FAISS ``IndexHNSWFlat``: approximate search, with its recall@10 against the exact answer.
 
 A second table puts Qdrant's embedded local mode (``langchain-qdrant``'s ``QdrantVectorStore`` over
-``QdrantClient(":memory:")``, notebook 11) beside the real ``InMemoryVectorStore`` and
+``QdrantClient(":memory:")``, notebook 12) beside the real ``InMemoryVectorStore`` and
 ``MatrixVectorStore``: n = 1 000 / 10 000 / 50 000, k = 4, the same single queries, one run.
 
 It prints a table of median latencies, the ratios measured side by side in this run, the bytes

@@ -1,4 +1,4 @@
-"""The scratch InMemoryVectorStore (notebook 06) against langchain-core's, on random input.
+"""The scratch InMemoryVectorStore (notebook 07) against langchain-core's, on random input.
 
 Both stores get the same random corpora (vectors with many ties and zeros), queries, ``k``,
 filters, λ and ``fetch_k``; ids, order and scores must agree (scores to 1e-9), errors by kind.

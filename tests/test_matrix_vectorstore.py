@@ -1,4 +1,4 @@
-"""MatrixVectorStore (notebook 10) against the real InMemoryVectorStore, on random stores.
+"""MatrixVectorStore (notebook 11) against the real InMemoryVectorStore, on random stores.
 
 The matrix store scores in float32, the real store in float64, so scores are compared to 1e-6
 (not 1e-9) and rankings under ``compare.same_ranking`` with that tolerance. Where the data has

@@ -1,4 +1,4 @@
-"""The helpers notebooks 08 and 08 add: the recording callback handler, its timeline table, and
+"""The helpers notebooks 09 and 08 add: the recording callback handler, its timeline table, and
 the pictures of runs and of a chain's graph."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The scaling pictures of notebook 10: latency against n (log-log) and recall against latency."""
+"""The scaling pictures of notebook 11: latency against n (log-log) and recall against latency."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The vector-store pictures of notebook 06: mmr_plane and lambda_sweep."""
+"""The vector-store pictures of notebook 07: mmr_plane and lambda_sweep."""
 
 from __future__ import annotations
 

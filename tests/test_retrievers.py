@@ -1,4 +1,4 @@
-"""Notebook 08: the scratch Runnable pieces and BaseRetriever against langchain-core's.
+"""Notebook 09: the scratch Runnable pieces and BaseRetriever against langchain-core's.
 
 The same retriever body runs on both bases (ours and the real ``BaseRetriever``); hypothesis feeds
 them random corpora, queries, ``k``, config tags and metadata, and the two must agree on documents,

@@ -1,7 +1,7 @@
 """The scratch Embeddings and cosine_similarity (notebook 04) against langchain-core's, on random input.
 
 cosine_similarity must reproduce the real ``_cosine_similarity`` (numpy path) value for value, warning
-for warning and error for error, because notebook 06's scratch store ranks with it and must give the
+for warning and error for error, because notebook 07's scratch store ranks with it and must give the
 real store's scores, and its ValueError for a zero query.
 """
 
@@ -130,7 +130,7 @@ _words = st.lists(st.sampled_from(["cat", "dog", "kernel", "python", "the", "Cat
 @settings(max_examples=30)
 @given(texts=st.lists(_words, min_size=1, max_size=6), query=_words)
 def test_cosine_reproduces_the_real_store_scores(texts, query):
-    """Notebook 06 relies on it: the same scores (or the same error) as InMemoryVectorStore's search."""
+    """Notebook 07 relies on it: the same scores (or the same error) as InMemoryVectorStore's search."""
     embedder = BagOfWords()
     store = RealInMemoryVectorStore(embedder)
     store.add_texts(texts, ids=[f"t{i}" for i in range(len(texts))])

@@ -6,17 +6,17 @@ the way a partner package runs them: a subclass per class under test, giving the
 fixture. The async tests need pytest-asyncio (``asyncio_mode = "auto"`` in pyproject.toml):
 without it pytest fails every ``async def`` test instead of running it.
 
-- the real ``InMemoryVectorStore``, the scratch ``InMemoryVectorStore`` (06) and the scratch
-  ``MatrixVectorStore`` (10): the whole vector-store suite, sync and async;
+- the real ``InMemoryVectorStore``, the scratch ``InMemoryVectorStore`` (07) and the scratch
+  ``MatrixVectorStore`` (11): the whole vector-store suite, sync and async;
 - ``BagOfWords``: the embeddings suite;
-- the scratch ``BaseRetriever`` (08) and ``VectorStoreRetriever`` (09): the retriever suite, on
+- the scratch ``BaseRetriever`` (09) and ``VectorStoreRetriever`` (10): the retriever suite, on
   documents of the real class. The suite checks ``isinstance(doc, langchain Document)``, which a
   scratch Document can never be (``retrieval_lab.scratch`` imports no langchain), so the
   retrievers are fed real Documents: what is tested is the retriever machinery (``invoke``,
   ``ainvoke``, the ``k`` argument), not the Document class.
 
 Then the suite must catch a broken store, and ``retrieval_lab.standard_suite`` (the in-process
-runner behind notebook 06's exercise) must agree with pytest.
+runner behind notebook 07's exercise) must agree with pytest.
 """
 
 from __future__ import annotations
@@ -72,15 +72,15 @@ class TestScratchMatrixVectorStore(VectorStoreIntegrationTests):
         return MatrixVectorStore(self.get_embeddings())
 
 
-# Qdrant local mode (notebook 11) passes 9 of 25, for two of Qdrant's own rules, both taught in
-# notebook 11. Each failure is expected (strict: if one starts passing, the count is stale).
+# Qdrant local mode (notebook 12) passes 9 of 25, for two of Qdrant's own rules, both taught in
+# notebook 12. Each failure is expected (strict: if one starts passing, the count is stale).
 _QDRANT_ID_RULE = (
     "Qdrant takes only UUIDs or unsigned integers as point ids; the suite uses ids such as '1' "
-    "(notebook 11, 'ids')"
+    "(notebook 12, 'ids')"
 )
 _QDRANT_NO_DOCUMENT_ID = (
     "langchain-qdrant 1.1.0 returns documents with Document.id unset and the id in "
-    "metadata['_id'], so they never equal the suite's Document(id=...) (notebook 11)"
+    "metadata['_id'], so they never equal the suite's Document(id=...) (notebook 12)"
 )
 _QDRANT_EXPECTED_FAILURES = {
     **{name: _QDRANT_ID_RULE for name in (
@@ -139,7 +139,7 @@ CORPUS = [
 
 
 class KeywordRetriever(BaseRetriever):
-    """The scratch base with notebook 08's keyword scoring; ``k`` from the call wins."""
+    """The scratch base with notebook 09's keyword scoring; ``k`` from the call wins."""
 
     docs: list
     k: int = 2
@@ -183,7 +183,7 @@ def _real_store_retriever(**kwargs) -> VectorStoreRetriever:
 
 
 class TestVectorStoreRetriever(RetrieversIntegrationTests):
-    """Notebook 09's retriever, over a store that returns real Documents."""
+    """Notebook 10's retriever, over a store that returns real Documents."""
 
     @property
     def retriever_constructor(self) -> type:

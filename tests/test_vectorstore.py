@@ -1,4 +1,4 @@
-"""The scratch VectorStore interface (notebook 05) against langchain-core's base class.
+"""The scratch VectorStore interface (notebook 06) against langchain-core's base class.
 
 The same minimal list-backed backend is built on both bases; whatever the base class provides
 (add_texts ⇄ add_documents, from_documents, search, the stubs that raise, tags, async twins) must
@@ -164,7 +164,7 @@ def test_embeddings_property_and_retriever_tags_match():
 
 def test_as_retriever_says_notebook_08_when_the_retriever_module_is_missing(monkeypatch):
     monkeypatch.setitem(sys.modules, RETRIEVER_MODULE, None)  # importing it now fails, as if not yet built
-    with pytest.raises(NotImplementedError, match="notebook 09"):
+    with pytest.raises(NotImplementedError, match="notebook 10"):
         Mine(BagOfWords()).as_retriever()
 
 

@@ -1,4 +1,4 @@
-"""Notebook 09: the scratch VectorStoreRetriever (and RunnableParallel) against langchain-core's.
+"""Notebook 10: the scratch VectorStoreRetriever (and RunnableParallel) against langchain-core's.
 
 Random corpora over BagOfWords' vocabulary go into our InMemoryVectorStore and the real one; the
 retrievers over them must return the same documents in the same order (ties by

@@ -6,7 +6,7 @@ not the comment above it, and the file is the one place a learner must not edit.
 package imports its modules through the loader below, which adds the cell to the file name each
 function's code carries; a traceback then reads::
 
-    File ".../scratch/in_memory_vectorstore.py (from notebooks/06_in_memory_vectorstore.ipynb,
+    File ".../scratch/in_memory_vectorstore.py (from notebooks/07_in_memory_vectorstore.ipynb,
     cell 12)", line 149, in __init__
 
 The line numbers are the module's, and the source lines still show: tracebacks, ``inspect`` and

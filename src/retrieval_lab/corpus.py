@@ -58,7 +58,7 @@ def pets_and_code(doc_class: type = Document) -> list[Any]:
 
 
 def pets(doc_class: type = Document) -> list[Any]:
-    """The three-document corpus of notebook 05: two about pets, one about code."""
+    """The three-document corpus of notebook 06: two about pets, one about code."""
     return [doc for doc in pets_and_code(doc_class) if doc.id in ("d1", "d2", "d3")]
 
 

@@ -119,7 +119,7 @@ class LookupEmbeddings(Embeddings):
 class RowEmbeddings(Embeddings):
     """An embedding 'model' whose text ``"17"`` embeds to row 17 of an array you give.
 
-    For speed measurements (notebook 10, ``make bench``): no model runs, so a timing is the
+    For speed measurements (notebook 11, ``make bench``): no model runs, so a timing is the
     store's alone. A contiguous run of texts is returned as a view of the array (no copy),
     so a million vectors cost no extra memory; ``as_lists=True`` returns Python lists, as a
     real embedding model does, which the list-based stores need.

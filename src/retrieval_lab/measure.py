@@ -1,7 +1,7 @@
 """Measuring speed honestly: medians of repeats, and memory bandwidth read with as many threads
 as the work it is compared with.
 
-Why a module: notebook 10 and ``make bench`` both set a matrix product's speed against this
+Why a module: notebook 11 and ``make bench`` both set a matrix product's speed against this
 machine's memory bandwidth. They must probe it the same way, and compare like with like: numpy's
 BLAS may run a product on several threads, and a one-thread probe against a two-thread product
 makes the product look faster than memory allows.

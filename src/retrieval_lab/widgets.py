@@ -250,5 +250,5 @@ def _explorer_still(
 
 
 def mmr_explorer(store: Any = None, **settings: Any) -> MMRExplorer:
-    """The MMR explorer of notebook 06 (the real cat/dog store unless ``store`` is given)."""
+    """The MMR explorer of notebook 07 (the real cat/dog store unless ``store`` is given)."""
     return MMRExplorer(store, **settings)

@@ -1,4 +1,4 @@
-"""Pictures of notebooks 08-09: runs, graphs and retriever scores."""
+"""Pictures of notebooks 09-10: runs, graphs and retriever scores."""
 
 from __future__ import annotations
 

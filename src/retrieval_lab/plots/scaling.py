@@ -1,4 +1,4 @@
-"""Pictures of notebook 10: latency against n, recall against latency, swap-delete, HNSW."""
+"""Pictures of notebook 11: latency against n, recall against latency, swap-delete, HNSW."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Pictures of notebooks 05-06: the VectorStore base class, MMR on a plane and the lambda sweep."""
+"""Pictures of notebooks 06-07: the VectorStore base class, MMR on a plane and the lambda sweep."""
 
 from __future__ import annotations
 

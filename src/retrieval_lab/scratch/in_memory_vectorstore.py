@@ -1,8 +1,8 @@
-# GENERATED from notebooks/06_in_memory_vectorstore.ipynb by `make export`: do not edit.
+# GENERATED from notebooks/07_in_memory_vectorstore.ipynb by `make export`: do not edit.
 # Edit the notebook's cells tagged "export", run them, then run `make export`.
 # Each part starts with `# %% <notebook>, cell K` (K counts every cell from 0).
 
-# %% notebooks/06_in_memory_vectorstore.ipynb, cell 5
+# %% notebooks/07_in_memory_vectorstore.ipynb, cell 5
 import json
 import uuid
 from collections.abc import Callable, Iterator, Sequence
@@ -16,7 +16,7 @@ from retrieval_lab.scratch.embeddings import Embeddings, cosine_similarity
 from retrieval_lab.scratch.vectorstore import VectorStore
 
 
-# %% notebooks/06_in_memory_vectorstore.ipynb, cell 9
+# %% notebooks/07_in_memory_vectorstore.ipynb, cell 9
 def maximal_marginal_relevance(
     query_embedding: Sequence[float] | np.ndarray, embedding_list: list[list[float]],
     lambda_mult: float = 0.5, k: int = 4,
@@ -49,7 +49,7 @@ def maximal_marginal_relevance(
     return picked
 
 
-# %% notebooks/06_in_memory_vectorstore.ipynb, cell 15
+# %% notebooks/07_in_memory_vectorstore.ipynb, cell 15
 _DOCUMENT_ID = ["langchain", "schema", "document", "Document"]
 
 _ESCAPED = "__lc_escaped__"
@@ -71,7 +71,7 @@ def _not_implemented(obj: Any) -> dict[str, Any]:
     return {"lc": 1, "type": "not_implemented", "id": id_, "repr": text}
 
 
-# %% notebooks/06_in_memory_vectorstore.ipynb, cell 16
+# %% notebooks/07_in_memory_vectorstore.ipynb, cell 16
 def _to_json(value: Any) -> Any:
     """One stored value in the form langchain's ``dumpd`` gives it.
 
@@ -100,7 +100,7 @@ def _to_json(value: Any) -> Any:
     return _not_implemented(value)
 
 
-# %% notebooks/06_in_memory_vectorstore.ipynb, cell 17
+# %% notebooks/07_in_memory_vectorstore.ipynb, cell 17
 def _from_json(value: Any) -> Any:
     """Undo ``_to_json``, innermost values first, reviving only Documents (like
     ``allowed_objects=[Document]``)."""
@@ -132,7 +132,7 @@ def _from_json(value: Any) -> Any:
     return value
 
 
-# %% notebooks/06_in_memory_vectorstore.ipynb, cell 20
+# %% notebooks/07_in_memory_vectorstore.ipynb, cell 20
 from retrieval_lab.oop import add_to_class
 
 
@@ -161,7 +161,7 @@ def embeddings(self) -> Embeddings:
     return self.embedding
 
 
-# %% notebooks/06_in_memory_vectorstore.ipynb, cell 21
+# %% notebooks/07_in_memory_vectorstore.ipynb, cell 21
 # ---- write: an upsert keyed by id
 
 
@@ -194,7 +194,7 @@ def add_documents(
     return used
 
 
-# %% notebooks/06_in_memory_vectorstore.ipynb, cell 22
+# %% notebooks/07_in_memory_vectorstore.ipynb, cell 22
 @add_to_class(InMemoryVectorStore)
 def get_by_ids(self, ids: Sequence[str], /) -> list[Document]:
     """Documents for the ids found, in the order asked (missing ids skipped, repeats
@@ -221,7 +221,7 @@ def _document(entry: dict[str, Any]) -> Document:
     )
 
 
-# %% notebooks/06_in_memory_vectorstore.ipynb, cell 23
+# %% notebooks/07_in_memory_vectorstore.ipynb, cell 23
 # ---- read: filter, score, rank
 
 
@@ -252,7 +252,7 @@ def _search_by_vector(
     ]
 
 
-# %% notebooks/06_in_memory_vectorstore.ipynb, cell 24
+# %% notebooks/07_in_memory_vectorstore.ipynb, cell 24
 @add_to_class(InMemoryVectorStore)
 def similarity_search_with_score_by_vector(
     self,
@@ -276,7 +276,7 @@ def similarity_search_with_score(
     )
 
 
-# %% notebooks/06_in_memory_vectorstore.ipynb, cell 25
+# %% notebooks/07_in_memory_vectorstore.ipynb, cell 25
 @add_to_class(InMemoryVectorStore)
 def similarity_search_by_vector(
     self, embedding: list[float], k: int = 4, **kwargs: Any
@@ -294,7 +294,7 @@ def similarity_search(self, query: str, k: int = 4, **kwargs: Any) -> list[Docum
     return [doc for doc, _ in self.similarity_search_with_score(query, k, **kwargs)]
 
 
-# %% notebooks/06_in_memory_vectorstore.ipynb, cell 26
+# %% notebooks/07_in_memory_vectorstore.ipynb, cell 26
 @add_to_class(InMemoryVectorStore)
 def max_marginal_relevance_search_by_vector(
     self,
@@ -319,7 +319,7 @@ def max_marginal_relevance_search_by_vector(
     return [hits[i][0] for i in chosen]
 
 
-# %% notebooks/06_in_memory_vectorstore.ipynb, cell 27
+# %% notebooks/07_in_memory_vectorstore.ipynb, cell 27
 @add_to_class(InMemoryVectorStore)
 def max_marginal_relevance_search(
     self,
@@ -338,7 +338,7 @@ def max_marginal_relevance_search(
     )
 
 
-# %% notebooks/06_in_memory_vectorstore.ipynb, cell 28
+# %% notebooks/07_in_memory_vectorstore.ipynb, cell 28
 # ---- build, save, load
 # ------------------------------------------------------------------
 
@@ -368,7 +368,7 @@ def dump(self, path: str | Path) -> None:
         json.dump(_to_json(self.store), f, indent=2)
 
 
-# %% notebooks/06_in_memory_vectorstore.ipynb, cell 29
+# %% notebooks/07_in_memory_vectorstore.ipynb, cell 29
 @add_to_class(InMemoryVectorStore)
 @classmethod
 def load(

@@ -1,8 +1,8 @@
-# GENERATED from notebooks/10_matrix_vectorstore.ipynb by `make export`: do not edit.
+# GENERATED from notebooks/11_matrix_vectorstore.ipynb by `make export`: do not edit.
 # Edit the notebook's cells tagged "export", run them, then run `make export`.
 # Each part starts with `# %% <notebook>, cell K` (K counts every cell from 0).
 
-# %% notebooks/10_matrix_vectorstore.ipynb, cell 14
+# %% notebooks/11_matrix_vectorstore.ipynb, cell 14
 import uuid
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -14,7 +14,7 @@ from retrieval_lab.scratch.embeddings import Embeddings
 from retrieval_lab.scratch.in_memory_vectorstore import InMemoryVectorStore
 
 
-# %% notebooks/10_matrix_vectorstore.ipynb, cell 16
+# %% notebooks/11_matrix_vectorstore.ipynb, cell 16
 def _as_matrix(vectors: Any, dim: int | None, what: str) -> np.ndarray:
     """Vectors as one (m, d) float array, or a clear error saying what is wrong."""
     try:
@@ -44,7 +44,7 @@ def _as_matrix(vectors: Any, dim: int | None, what: str) -> np.ndarray:
     return matrix
 
 
-# %% notebooks/10_matrix_vectorstore.ipynb, cell 19
+# %% notebooks/11_matrix_vectorstore.ipynb, cell 19
 def _unit_rows(matrix: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Each row divided by its length, as float32, and the lengths. A zero row stays
     zero.
@@ -54,7 +54,7 @@ def _unit_rows(matrix: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return (exact / np.where(norms > 0, norms, 1.0)[:, None]).astype(np.float32), norms
 
 
-# %% notebooks/10_matrix_vectorstore.ipynb, cell 22
+# %% notebooks/11_matrix_vectorstore.ipynb, cell 22
 def _unit_query(embedding: Any, dim: int) -> np.ndarray:
     """The query as a float32 unit vector: normalised once, so each score is a plain dot
     product.
@@ -82,7 +82,7 @@ def _unit_query(embedding: Any, dim: int) -> np.ndarray:
     return (query / norm).astype(np.float32)
 
 
-# %% notebooks/10_matrix_vectorstore.ipynb, cell 25
+# %% notebooks/11_matrix_vectorstore.ipynb, cell 25
 def _top_k(scores: np.ndarray, k: int | None) -> np.ndarray:
     """Positions of the best scores, best first, as many as ``[:k]`` of the real ranking
     would keep.
@@ -104,7 +104,7 @@ def _top_k(scores: np.ndarray, k: int | None) -> np.ndarray:
     return best[np.argsort(-scores[best], kind="stable")]
 
 
-# %% notebooks/10_matrix_vectorstore.ipynb, cell 28
+# %% notebooks/11_matrix_vectorstore.ipynb, cell 28
 def _grown(array: np.ndarray, rows: int) -> np.ndarray:
     """``array`` with room for at least ``rows`` rows, its content kept.
 
@@ -120,7 +120,7 @@ def _grown(array: np.ndarray, rows: int) -> np.ndarray:
     return bigger
 
 
-# %% notebooks/10_matrix_vectorstore.ipynb, cell 31
+# %% notebooks/11_matrix_vectorstore.ipynb, cell 31
 from retrieval_lab.oop import add_to_class
 
 
@@ -147,7 +147,7 @@ def _empty(self, dim: int) -> None:
     self._norms = np.empty(0, dtype=np.float64)
 
 
-# %% notebooks/10_matrix_vectorstore.ipynb, cell 32
+# %% notebooks/11_matrix_vectorstore.ipynb, cell 32
 @add_to_class(_MatrixRows)
 @property
 def matrix(self) -> np.ndarray:
@@ -157,7 +157,7 @@ def matrix(self) -> np.ndarray:
     return view
 
 
-# %% notebooks/10_matrix_vectorstore.ipynb, cell 33
+# %% notebooks/11_matrix_vectorstore.ipynb, cell 33
 @add_to_class(_MatrixRows)
 def _write_rows(self, ids: list[str], matrix: np.ndarray) -> None:
     """Upsert: a known id is overwritten where it is, a new id is appended at the end.
@@ -183,7 +183,7 @@ def _write_rows(self, ids: list[str], matrix: np.ndarray) -> None:
         self._raw[where] = block
 
 
-# %% notebooks/10_matrix_vectorstore.ipynb, cell 34
+# %% notebooks/11_matrix_vectorstore.ipynb, cell 34
 @add_to_class(_MatrixRows)
 def _delete_row(self, doc_id: str) -> bool:
     """Remove one id's row by moving the last row into its place: O(d), whatever n is.
@@ -201,12 +201,12 @@ def _delete_row(self, doc_id: str) -> bool:
     return True
 
 
-# %% notebooks/10_matrix_vectorstore.ipynb, cell 36
+# %% notebooks/11_matrix_vectorstore.ipynb, cell 36
 from retrieval_lab.oop import add_to_class
 
 
 class MatrixVectorStore(_MatrixRows, InMemoryVectorStore):
-    """Notebook 06's store with its storage and search replaced: every vector is a unit
+    """Notebook 07's store with its storage and search replaced: every vector is a unit
     row of one float32 matrix, and a search reads it once (one matrix-vector product
     over n * d * 4 bytes), keeping the best k with ``argpartition``."""
 
@@ -216,7 +216,7 @@ class MatrixVectorStore(_MatrixRows, InMemoryVectorStore):
         InMemoryVectorStore.__init__(self, embedding)  # checks the model
 
 
-# %% notebooks/10_matrix_vectorstore.ipynb, cell 38
+# %% notebooks/11_matrix_vectorstore.ipynb, cell 38
 def _entries(self: MatrixVectorStore) -> dict[str, dict[str, Any]]:
     """``{id: {"id", "vector", "text", "metadata"}}``, built from the rows on demand."""
     raw = self._raw
@@ -242,7 +242,7 @@ def _replace_entries(self: MatrixVectorStore, entries: dict[str, Any]) -> None:
 MatrixVectorStore.store = property(_entries, _replace_entries)
 
 
-# %% notebooks/10_matrix_vectorstore.ipynb, cell 40
+# %% notebooks/11_matrix_vectorstore.ipynb, cell 40
 @add_to_class(MatrixVectorStore)
 def _embedded(
     self, documents: list[Document], ids: list[str] | None
@@ -267,7 +267,7 @@ def _embedded(
     return matrix
 
 
-# %% notebooks/10_matrix_vectorstore.ipynb, cell 42
+# %% notebooks/11_matrix_vectorstore.ipynb, cell 42
 @add_to_class(MatrixVectorStore)
 def add_documents(
     self, documents: list[Document], ids: list[str] | None = None, **kwargs: Any
@@ -287,7 +287,7 @@ def add_documents(
     return used
 
 
-# %% notebooks/10_matrix_vectorstore.ipynb, cell 43
+# %% notebooks/11_matrix_vectorstore.ipynb, cell 43
 @add_to_class(MatrixVectorStore)
 def delete(self, ids: Sequence[str] | None = None, **kwargs: Any) -> None:
     """Remove these ids; unknown ids are ignored, ``None`` or ``[]`` delete nothing (as
@@ -313,7 +313,7 @@ def _document_at(self, doc_id: str) -> Document:
     return Document(page_content=record["text"], metadata=record["metadata"], id=doc_id)
 
 
-# %% notebooks/10_matrix_vectorstore.ipynb, cell 45
+# %% notebooks/11_matrix_vectorstore.ipynb, cell 45
 @add_to_class(MatrixVectorStore)
 def _rows_passing(self, filter: Callable[[Document], bool] | None) -> Any:
     """The rows a search reads: a slice of all live rows, or an array of row numbers."""
@@ -331,7 +331,7 @@ def _rows_passing(self, filter: Callable[[Document], bool] | None) -> Any:
     )
 
 
-# %% notebooks/10_matrix_vectorstore.ipynb, cell 46
+# %% notebooks/11_matrix_vectorstore.ipynb, cell 46
 @add_to_class(MatrixVectorStore)
 def _search(
     self, embedding: Any, k: int | None, filter: Callable[[Document], bool] | None
@@ -354,7 +354,7 @@ def _search(
     return (best if isinstance(rows, slice) else rows[best]), scores[best]
 
 
-# %% notebooks/10_matrix_vectorstore.ipynb, cell 47
+# %% notebooks/11_matrix_vectorstore.ipynb, cell 47
 @add_to_class(MatrixVectorStore)
 def _search_by_vector(
     self,

@@ -1,8 +1,8 @@
-# GENERATED from notebooks/08_retrievers.ipynb by `make export`: do not edit.
+# GENERATED from notebooks/09_retrievers.ipynb by `make export`: do not edit.
 # Edit the notebook's cells tagged "export", run them, then run `make export`.
 # Each part starts with `# %% <notebook>, cell K` (K counts every cell from 0).
 
-# %% notebooks/08_retrievers.ipynb, cell 5
+# %% notebooks/09_retrievers.ipynb, cell 5
 import copy
 import inspect
 import math
@@ -22,7 +22,7 @@ from retrieval_lab.scratch.runnables import (
 )
 
 
-# %% notebooks/08_retrievers.ipynb, cell 7
+# %% notebooks/09_retrievers.ipynb, cell 7
 def _field_defaults(cls: type) -> dict[str, Any]:
     """The fields a class declares by annotation (``k: int = 2``), base classes first,
     with their defaults (``_REQUIRED`` when there is none). ClassVars and ``_private``
@@ -40,7 +40,7 @@ def _field_defaults(cls: type) -> dict[str, Any]:
 _REQUIRED = object()
 
 
-# %% notebooks/08_retrievers.ipynb, cell 9
+# %% notebooks/09_retrievers.ipynb, cell 9
 class BaseRetriever(Runnable):
     """String in, documents out. A subclass declares its fields and writes
     ``_get_relevant_documents``."""
@@ -68,7 +68,7 @@ class BaseRetriever(Runnable):
         """The one method a subclass writes."""
 
 
-# %% notebooks/08_retrievers.ipynb, cell 11
+# %% notebooks/09_retrievers.ipynb, cell 11
 @add_to_class(BaseRetriever)
 def __init__(self, **values: Any) -> None:
     fields = _field_defaults(type(self))
@@ -89,7 +89,7 @@ def __init__(self, **values: Any) -> None:
         setattr(self, name, value)
 
 
-# %% notebooks/08_retrievers.ipynb, cell 12
+# %% notebooks/09_retrievers.ipynb, cell 12
 @add_to_class(BaseRetriever)
 def _shown_fields(self) -> list[str]:
     """Fields that differ from their defaults (the real repr hides the others too)."""
@@ -111,7 +111,7 @@ def __str__(self) -> str:
     return " ".join(self._shown_fields())
 
 
-# %% notebooks/08_retrievers.ipynb, cell 13
+# %% notebooks/09_retrievers.ipynb, cell 13
 @add_to_class(BaseRetriever)
 def _get_ls_params(self, **kwargs: Any) -> dict[str, str]:
     """The name tracing shows: ``KeywordRetriever`` -> ``{'ls_retriever_name':
@@ -124,7 +124,7 @@ def _get_ls_params(self, **kwargs: Any) -> dict[str, str]:
     return {"ls_retriever_name": name.lower()}
 
 
-# %% notebooks/08_retrievers.ipynb, cell 14
+# %% notebooks/09_retrievers.ipynb, cell 14
 @add_to_class(BaseRetriever)
 def invoke(
     self, input: str, config: RunnableConfig | None = None, **kwargs: Any
@@ -153,7 +153,7 @@ def invoke(
     return result
 
 
-# %% notebooks/08_retrievers.ipynb, cell 16
+# %% notebooks/09_retrievers.ipynb, cell 16
 def split_terms(text: str) -> list[str]:
     """Lowercase words and numbers: "Cats, cat!" -> ['cats', 'cat']."""
     if not isinstance(text, str):
@@ -169,7 +169,7 @@ def keyword_scores(query: str, docs: Sequence[Document]) -> list[int]:
     return [sum(split_terms(d.page_content).count(t) for t in terms) for d in docs]
 
 
-# %% notebooks/08_retrievers.ipynb, cell 17
+# %% notebooks/09_retrievers.ipynb, cell 17
 def bm25_scores(
     query: str, docs: Sequence[Document], k1: float = 1.5, b: float = 0.75
 ) -> list[float]:
@@ -199,7 +199,7 @@ def bm25_scores(
     return scores
 
 
-# %% notebooks/08_retrievers.ipynb, cell 20
+# %% notebooks/09_retrievers.ipynb, cell 20
 def top_k(docs: Sequence[Document], scores: Sequence[float], k: int) -> list[Document]:
     """The ``k`` best documents with a positive score, best first; equal scores keep
     corpus order.

@@ -1,8 +1,8 @@
-# GENERATED from notebooks/07_runnables.ipynb by `make export`: do not edit.
+# GENERATED from notebooks/08_runnables.ipynb by `make export`: do not edit.
 # Edit the notebook's cells tagged "export", run them, then run `make export`.
 # Each part starts with `# %% <notebook>, cell K` (K counts every cell from 0).
 
-# %% notebooks/07_runnables.ipynb, cell 5
+# %% notebooks/08_runnables.ipynb, cell 5
 import asyncio
 import functools
 import logging
@@ -22,7 +22,7 @@ RunnableConfig = dict[str, Any]
 _CONFIG_KEYS = ("tags", "metadata", "callbacks", "run_name", "max_concurrency")
 
 
-# %% notebooks/07_runnables.ipynb, cell 6
+# %% notebooks/08_runnables.ipynb, cell 6
 def _check_config(config: object) -> None:
     """Refuse what is not a config dict, and keys this config does not know."""
     if config is not None and not isinstance(config, dict):
@@ -38,7 +38,7 @@ def _check_config(config: object) -> None:
         )
 
 
-# %% notebooks/07_runnables.ipynb, cell 8
+# %% notebooks/08_runnables.ipynb, cell 8
 def ensure_config(config: RunnableConfig | None = None) -> RunnableConfig:
     """A fresh config with every key present: code below never tests for ``None``."""
     _check_config(config)
@@ -60,7 +60,7 @@ def ensure_config(config: RunnableConfig | None = None) -> RunnableConfig:
     return fresh
 
 
-# %% notebooks/07_runnables.ipynb, cell 11
+# %% notebooks/08_runnables.ipynb, cell 11
 class BaseCallbackHandler:
     """Something that wants to hear about runs. Every method is a no-op: override what
     you need. The names and keyword arguments are langchain-core's, so a handler written
@@ -86,7 +86,7 @@ class BaseCallbackHandler:
     ) -> None: ...
 
 
-# %% notebooks/07_runnables.ipynb, cell 13
+# %% notebooks/08_runnables.ipynb, cell 13
 class CallbackManager:
     """Handlers plus the tags and metadata every event of one run carries.
 
@@ -104,7 +104,7 @@ class CallbackManager:
         self.inheritable_metadata: dict[str, Any] = {}
 
 
-# %% notebooks/07_runnables.ipynb, cell 14
+# %% notebooks/08_runnables.ipynb, cell 14
 @add_to_class(CallbackManager)
 def add_tags(self, tags: Sequence[str], inherit: bool = True) -> None:
     """Re-adding a tag moves it to the end, as in langchain-core."""
@@ -124,7 +124,7 @@ def add_metadata(self, metadata: dict[str, Any], inherit: bool = True) -> None:
         self.inheritable_metadata = {**self.inheritable_metadata, **metadata}
 
 
-# %% notebooks/07_runnables.ipynb, cell 15
+# %% notebooks/08_runnables.ipynb, cell 15
 @add_to_class(CallbackManager)
 @classmethod
 def configure(
@@ -152,7 +152,7 @@ def configure(
     return manager
 
 
-# %% notebooks/07_runnables.ipynb, cell 16
+# %% notebooks/08_runnables.ipynb, cell 16
 @add_to_class(CallbackManager)
 def _start(self, event: str, payload: Any, name: str, **extra: Any) -> "RunManager":
     run = RunManager(self, uuid.uuid4())
@@ -180,7 +180,7 @@ def on_retriever_start(self, serialized: Any, query: str, *, name: str) -> "RunM
     return self._start("on_retriever_start", query, name)
 
 
-# %% notebooks/07_runnables.ipynb, cell 17
+# %% notebooks/08_runnables.ipynb, cell 17
 class RunManager:
     """One run in progress: it reports the end or the error, and makes managers for
     child runs.
@@ -191,7 +191,7 @@ class RunManager:
         self.run_id = run_id
 
 
-# %% notebooks/07_runnables.ipynb, cell 18
+# %% notebooks/08_runnables.ipynb, cell 18
 @add_to_class(RunManager)
 def _emit(self, event: str, *args: Any, **kwargs: Any) -> None:
     """Call ``event`` on every handler. A handler that fails is logged, not raised
@@ -218,7 +218,7 @@ def _finish(self, event: str, payload: Any) -> None:
     self._emit(event, payload, tags=list(self.manager.tags))
 
 
-# %% notebooks/07_runnables.ipynb, cell 19
+# %% notebooks/08_runnables.ipynb, cell 19
 @add_to_class(RunManager)
 def on_chain_end(self, outputs: Any) -> None:
     self._finish("on_chain_end", outputs)
@@ -239,7 +239,7 @@ def on_retriever_error(self, error: BaseException) -> None:
     self._finish("on_retriever_error", error)
 
 
-# %% notebooks/07_runnables.ipynb, cell 21
+# %% notebooks/08_runnables.ipynb, cell 21
 @add_to_class(RunManager)
 def get_child(self, tag: str | None = None) -> CallbackManager:
     """A child run's manager: the handlers, inheritable tags and metadata, + ``tag``."""
@@ -251,7 +251,7 @@ def get_child(self, tag: str | None = None) -> CallbackManager:
     return child
 
 
-# %% notebooks/07_runnables.ipynb, cell 25
+# %% notebooks/08_runnables.ipynb, cell 25
 def _schema(name: str, json_type: str | None) -> type:
     """A stand-in for the pydantic model the real ``get_input_schema()`` returns: a
     named class whose ``model_json_schema()`` gives the title and the JSON type."""
@@ -268,7 +268,7 @@ def _schema(name: str, json_type: str | None) -> type:
     )
 
 
-# %% notebooks/07_runnables.ipynb, cell 26
+# %% notebooks/08_runnables.ipynb, cell 26
 class Runnable(ABC):
     """Anything with ``invoke``; ``batch``, ``ainvoke`` and ``|`` are built on it."""
 
@@ -289,7 +289,7 @@ def get_name(self) -> str:
     return self.name or type(self).__name__
 
 
-# %% notebooks/07_runnables.ipynb, cell 27
+# %% notebooks/08_runnables.ipynb, cell 27
 def _batch_configs(
     config: RunnableConfig | Sequence[RunnableConfig] | None, n_inputs: int
 ) -> list[RunnableConfig]:
@@ -304,7 +304,7 @@ def _batch_configs(
     return [ensure_config(config) for _ in range(n_inputs)]
 
 
-# %% notebooks/07_runnables.ipynb, cell 28
+# %% notebooks/08_runnables.ipynb, cell 28
 @add_to_class(Runnable)
 def batch(
     self,
@@ -334,7 +334,7 @@ def batch(
         return list(pool.map(one, inputs, configs))
 
 
-# %% notebooks/07_runnables.ipynb, cell 29
+# %% notebooks/08_runnables.ipynb, cell 29
 @add_to_class(Runnable)
 async def ainvoke(
     self, input: Any, config: RunnableConfig | None = None, **kwargs: Any
@@ -346,7 +346,7 @@ async def ainvoke(
     )
 
 
-# %% notebooks/07_runnables.ipynb, cell 30
+# %% notebooks/08_runnables.ipynb, cell 30
 @add_to_class(Runnable)
 def __or__(self, other: Any) -> "RunnableSequence":
     return RunnableSequence(self, coerce_to_runnable(other))
@@ -362,7 +362,7 @@ def pipe(self, *others: Any) -> "RunnableSequence":
     return RunnableSequence(self, *(coerce_to_runnable(o) for o in others))
 
 
-# %% notebooks/07_runnables.ipynb, cell 31
+# %% notebooks/08_runnables.ipynb, cell 31
 @add_to_class(Runnable)
 def get_input_schema(self) -> type:
     return _schema(self.get_name() + "Input", self._input_json_type)
@@ -373,7 +373,7 @@ def get_output_schema(self) -> type:
     return _schema(self.get_name() + "Output", self._output_json_type)
 
 
-# %% notebooks/07_runnables.ipynb, cell 32
+# %% notebooks/08_runnables.ipynb, cell 32
 @add_to_class(Runnable)
 def _call_with_config(
     self, func: Callable[[Any], Any], input: Any, config: RunnableConfig | None
@@ -397,7 +397,7 @@ def _call_with_config(
     return output
 
 
-# %% notebooks/07_runnables.ipynb, cell 34
+# %% notebooks/08_runnables.ipynb, cell 34
 class RunnableLambda(Runnable):
     """A plain function as a Runnable: its name is the function's (``RunnableLambda``
     for a lambda).
@@ -422,7 +422,7 @@ class RunnableLambda(Runnable):
         return f"RunnableLambda({self.name or '...'})"
 
 
-# %% notebooks/07_runnables.ipynb, cell 35
+# %% notebooks/08_runnables.ipynb, cell 35
 def coerce_to_runnable(thing: Any) -> Runnable:
     """What ``|`` accepts: a Runnable as it is, a function wrapped in RunnableLambda."""
     if isinstance(thing, Runnable):
@@ -434,7 +434,7 @@ def coerce_to_runnable(thing: Any) -> Runnable:
             "a dict in a chain means 'run these in parallel': "
             "this scratch `|` does not build one "
             "for you - write RunnableParallel(key=runnable, "
-            "...) explicitly (notebook 09)."
+            "...) explicitly (notebook 10)."
         )
     raise TypeError(
         f"cannot put {type(thing).__name__} {thing!r} in a "
@@ -442,7 +442,7 @@ def coerce_to_runnable(thing: Any) -> Runnable:
     )
 
 
-# %% notebooks/07_runnables.ipynb, cell 38
+# %% notebooks/08_runnables.ipynb, cell 38
 class RunnableSequence(Runnable):
     """``a | b | c``: each step's output is the next step's input, recorded as one
     parent run.
@@ -460,7 +460,7 @@ class RunnableSequence(Runnable):
         self.name = name
 
 
-# %% notebooks/07_runnables.ipynb, cell 39
+# %% notebooks/08_runnables.ipynb, cell 39
 @add_to_class(RunnableSequence)
 def invoke(
     self, input: Any, config: RunnableConfig | None = None, **kwargs: Any
@@ -491,7 +491,7 @@ def invoke(
     return value
 
 
-# %% notebooks/07_runnables.ipynb, cell 40
+# %% notebooks/08_runnables.ipynb, cell 40
 @add_to_class(RunnableSequence)
 def get_input_schema(self) -> type:
     return self.steps[0].get_input_schema()

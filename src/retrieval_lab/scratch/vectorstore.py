@@ -1,8 +1,8 @@
-# GENERATED from notebooks/05_vectorstore.ipynb by `make export`: do not edit.
+# GENERATED from notebooks/06_vectorstore.ipynb by `make export`: do not edit.
 # Edit the notebook's cells tagged "export", run them, then run `make export`.
 # Each part starts with `# %% <notebook>, cell K` (K counts every cell from 0).
 
-# %% notebooks/05_vectorstore.ipynb, cell 5
+# %% notebooks/06_vectorstore.ipynb, cell 5
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Sequence
 from itertools import cycle
@@ -21,11 +21,11 @@ _RETRIEVER_MODULE = "retrieval_lab.scratch.vectorstore_retriever"
 from retrieval_lab.concurrency import in_thread as _in_thread
 
 
-# %% notebooks/05_vectorstore.ipynb, cell 7
+# %% notebooks/06_vectorstore.ipynb, cell 7
 from retrieval_lab.oop import add_to_class
 
 
-# %% notebooks/05_vectorstore.ipynb, cell 8
+# %% notebooks/06_vectorstore.ipynb, cell 8
 class VectorStore(ABC):
     """The store interface: documents in, the nearest documents to a query out.
 
@@ -57,7 +57,7 @@ class VectorStore(ABC):
         """A store of this class, from plain texts (and their metadata and ids)."""
 
 
-# %% notebooks/05_vectorstore.ipynb, cell 9
+# %% notebooks/06_vectorstore.ipynb, cell 9
 def _documents_from_texts(
     texts: list[str] | tuple[str, ...],
     metadatas: list[dict[str, Any]] | None,
@@ -77,7 +77,7 @@ def _documents_from_texts(
     ]
 
 
-# %% notebooks/05_vectorstore.ipynb, cell 11
+# %% notebooks/06_vectorstore.ipynb, cell 11
 @add_to_class(VectorStore)
 def add_texts(
     self,
@@ -102,7 +102,7 @@ def add_texts(
     return self.add_documents(docs, **kwargs)
 
 
-# %% notebooks/05_vectorstore.ipynb, cell 12
+# %% notebooks/06_vectorstore.ipynb, cell 12
 @add_to_class(VectorStore)
 def add_documents(self, documents: list[Document], **kwargs: Any) -> list[str]:
     """Unpack the documents into texts, metadatas and ids, and hand them to
@@ -126,7 +126,7 @@ def add_documents(self, documents: list[Document], **kwargs: Any) -> list[str]:
     return self.add_texts(texts, metadatas, **kwargs)
 
 
-# %% notebooks/05_vectorstore.ipynb, cell 13
+# %% notebooks/06_vectorstore.ipynb, cell 13
 @add_to_class(VectorStore)
 @classmethod
 def from_documents(
@@ -153,7 +153,7 @@ def embeddings(self) -> Embeddings | None:
     return None
 
 
-# %% notebooks/05_vectorstore.ipynb, cell 14
+# %% notebooks/06_vectorstore.ipynb, cell 14
 @add_to_class(VectorStore)
 def get_by_ids(self, ids: Sequence[str], /) -> list[Document]:
     """The stored documents with these ids. The base class cannot know where they live.
@@ -181,7 +181,7 @@ def similarity_search_with_score(
     )
 
 
-# %% notebooks/05_vectorstore.ipynb, cell 15
+# %% notebooks/06_vectorstore.ipynb, cell 15
 @add_to_class(VectorStore)
 def similarity_search_by_vector(
     self, embedding: list[float], k: int = 4, **kwargs: Any
@@ -211,7 +211,7 @@ def max_marginal_relevance_search(
     )
 
 
-# %% notebooks/05_vectorstore.ipynb, cell 16
+# %% notebooks/06_vectorstore.ipynb, cell 16
 @add_to_class(VectorStore)
 def max_marginal_relevance_search_by_vector(
     self,
@@ -241,7 +241,7 @@ def _select_relevance_score_fn(self) -> Callable[[float], float]:
     )
 
 
-# %% notebooks/05_vectorstore.ipynb, cell 17
+# %% notebooks/06_vectorstore.ipynb, cell 17
 @add_to_class(VectorStore)
 def similarity_search_with_relevance_scores(
     self, query: str, k: int = 4, **kwargs: Any
@@ -260,7 +260,7 @@ def similarity_search_with_relevance_scores(
     return pairs
 
 
-# %% notebooks/05_vectorstore.ipynb, cell 18
+# %% notebooks/06_vectorstore.ipynb, cell 18
 @add_to_class(VectorStore)
 def search(self, query: str, search_type: str, **kwargs: Any) -> list[Document]:
     """Dispatch on ``search_type``: the switch a retriever uses."""
@@ -279,7 +279,7 @@ def search(self, query: str, search_type: str, **kwargs: Any) -> list[Document]:
     )
 
 
-# %% notebooks/05_vectorstore.ipynb, cell 19
+# %% notebooks/06_vectorstore.ipynb, cell 19
 # ---- async twins: by default, the sync method in a worker thread
 # ----------------------
 
@@ -306,7 +306,7 @@ async def asimilarity_search(
     return await _in_thread(self.similarity_search, query, k=k, **kwargs)
 
 
-# %% notebooks/05_vectorstore.ipynb, cell 20
+# %% notebooks/06_vectorstore.ipynb, cell 20
 @add_to_class(VectorStore)
 async def asimilarity_search_with_score(
     self, *args: Any, **kwargs: Any
@@ -321,7 +321,7 @@ async def asimilarity_search_by_vector(
     return await _in_thread(self.similarity_search_by_vector, embedding, k=k, **kwargs)
 
 
-# %% notebooks/05_vectorstore.ipynb, cell 21
+# %% notebooks/06_vectorstore.ipynb, cell 21
 @add_to_class(VectorStore)
 async def amax_marginal_relevance_search(
     self,
@@ -351,8 +351,8 @@ async def adelete(self, ids: list[str] | None = None, **kwargs: Any) -> bool | N
     return await _in_thread(self.delete, ids, **kwargs)
 
 
-# %% notebooks/05_vectorstore.ipynb, cell 22
-# ---- as_retriever: the bridge to chains, completed in notebook 09
+# %% notebooks/06_vectorstore.ipynb, cell 22
+# ---- as_retriever: the bridge to chains, completed in notebook 10
 # ---------------------
 
 
@@ -366,26 +366,26 @@ def _get_retriever_tags(self) -> list[str]:
     return tags
 
 
-# %% notebooks/05_vectorstore.ipynb, cell 23
+# %% notebooks/06_vectorstore.ipynb, cell 23
 @add_to_class(VectorStore)
 def as_retriever(self, **kwargs: Any) -> Any:
     """Wrap this store in a ``VectorStoreRetriever`` (``search_type``,
     ``search_kwargs``, ``tags``).
 
-    The retriever class is built in notebook 09, so it is imported here, when first
+    The retriever class is built in notebook 10, so it is imported here, when first
     needed.
     """
     try:
         from retrieval_lab.scratch.vectorstore_retriever import (
             VectorStoreRetriever,
-        )  # built in notebook 09
+        )  # built in notebook 10
     except ModuleNotFoundError as exc:
         if exc.name != _RETRIEVER_MODULE:
             raise
         raise NotImplementedError(
-            "as_retriever needs VectorStoreRetriever, which is built in notebook 09 "
+            "as_retriever needs VectorStoreRetriever, which is built in notebook 10 "
             f"({_RETRIEVER_MODULE}); it does not exist yet - run "
-            "notebook 09 and `make export`."
+            "notebook 10 and `make export`."
         ) from None
     tags = kwargs.pop("tags", None) or self._get_retriever_tags()
     return VectorStoreRetriever(vectorstore=self, tags=tags, **kwargs)

@@ -1,8 +1,8 @@
-# GENERATED from notebooks/09_vectorstore_retriever.ipynb by `make export`: do not edit.
+# GENERATED from notebooks/10_vectorstore_retriever.ipynb by `make export`: do not edit.
 # Edit the notebook's cells tagged "export", run them, then run `make export`.
 # Each part starts with `# %% <notebook>, cell K` (K counts every cell from 0).
 
-# %% notebooks/09_vectorstore_retriever.ipynb, cell 5
+# %% notebooks/10_vectorstore_retriever.ipynb, cell 5
 from typing import Any, ClassVar
 
 from retrieval_lab.oop import add_to_class
@@ -18,7 +18,7 @@ from retrieval_lab.scratch.runnables import (
 )
 
 
-# %% notebooks/09_vectorstore_retriever.ipynb, cell 7
+# %% notebooks/10_vectorstore_retriever.ipynb, cell 7
 class VectorStoreRetriever(BaseRetriever):
     """A vector store behind the retriever interface: the search is fixed at
     construction; keyword arguments of ``invoke`` override ``search_kwargs`` once."""
@@ -48,14 +48,14 @@ class VectorStoreRetriever(BaseRetriever):
         raise ValueError(f"search_type of {self.search_type} not allowed.")
 
 
-# %% notebooks/09_vectorstore_retriever.ipynb, cell 9
+# %% notebooks/10_vectorstore_retriever.ipynb, cell 9
 @add_to_class(VectorStoreRetriever)
 def __init__(self, **values: Any) -> None:
     BaseRetriever.__init__(self, **values)  # the fields, as every retriever
     self._validate_search()
 
 
-# %% notebooks/09_vectorstore_retriever.ipynb, cell 10
+# %% notebooks/10_vectorstore_retriever.ipynb, cell 10
 @add_to_class(VectorStoreRetriever)
 def _validate_search(self) -> None:
     """Refuse, at construction, a search the retriever could never run."""
@@ -80,7 +80,7 @@ def _validate_search(self) -> None:
             )
 
 
-# %% notebooks/09_vectorstore_retriever.ipynb, cell 11
+# %% notebooks/10_vectorstore_retriever.ipynb, cell 11
 @add_to_class(VectorStoreRetriever)
 def _get_ls_params(self, **kwargs: Any) -> dict[str, str]:
     """What tracing shows: the retriever, the store's class and the embedder's class."""
@@ -98,7 +98,7 @@ def add_documents(self, documents: list[Document], **kwargs: Any) -> list[str]:
     return self.vectorstore.add_documents(documents, **kwargs)
 
 
-# %% notebooks/09_vectorstore_retriever.ipynb, cell 29
+# %% notebooks/10_vectorstore_retriever.ipynb, cell 29
 class RunnablePassthrough(Runnable):
     """Its output is its input: the branch of a parallel step that carries the question
     along.
@@ -113,7 +113,7 @@ class RunnablePassthrough(Runnable):
         return "RunnablePassthrough()"
 
 
-# %% notebooks/09_vectorstore_retriever.ipynb, cell 30
+# %% notebooks/10_vectorstore_retriever.ipynb, cell 30
 class RunnableParallel(Runnable):
     """Give the same input to several runnables; return their outputs as a dict, one key
     each.
@@ -141,7 +141,7 @@ def get_name(self) -> str:
     return self.name or f"RunnableParallel<{','.join(self.steps)}>"
 
 
-# %% notebooks/09_vectorstore_retriever.ipynb, cell 31
+# %% notebooks/10_vectorstore_retriever.ipynb, cell 31
 @add_to_class(RunnableParallel)
 def invoke(
     self, input: Any, config: RunnableConfig | None = None, **kwargs: Any
@@ -174,7 +174,7 @@ def invoke(
     return output
 
 
-# %% notebooks/09_vectorstore_retriever.ipynb, cell 32
+# %% notebooks/10_vectorstore_retriever.ipynb, cell 32
 @add_to_class(RunnableParallel)
 def __repr__(self) -> str:
     inner = ",\n  ".join(f"{key}: {step!r}" for key, step in self.steps.items())
