@@ -222,3 +222,17 @@ def encode(texts: list[str], batch_size: int = 32) -> np.ndarray:
         chunk = order[start : start + batch_size]
         out[chunk] = encode_batch([texts[i] for i in chunk])
     return out
+
+
+def reference() -> tuple[list[str], np.ndarray]:
+    """sentence-transformers' own vectors for 227 texts, made by ``make minilm-reference``.
+
+    The texts: sentences on four topics, 12 scripts, code, emoji, empty and whitespace texts, and
+    texts far beyond 256 word pieces. The vectors: float32 (227, 384), from the real library in a
+    throwaway venv with torch (tools/minilm_reference.py), stored so a learner needs no torch.
+    """
+    from importlib.resources import as_file, files
+
+    with as_file(files("retrieval_lab") / "data" / "minilm_reference.npz") as path:
+        stored = np.load(path)
+        return [str(t) for t in stored["texts"]], stored["vectors"].astype(np.float32)
