@@ -149,6 +149,8 @@ minilm-reference: reference-venv
 	$(REF_VENV)/bin/python -m tools.minilm_reference
 
 # Search latency against store size (notebook 11): real/scratch InMemoryVectorStore, MatrixVectorStore,
-# FAISS flat and HNSW, up to 1 000 000 vectors (peak about 5 GB of RAM, a few minutes on 2 idle cores).
+# FAISS flat and HNSW, up to 1 000 000 vectors (peak about 5 GB of RAM, a few minutes on 2 idle cores);
+# then MiniLM (numpy) against sentence-transformers on 500 texts (benchmarks/minilm_speed.py; the
+# sentence-transformers side needs `make reference-venv`, and says so when it is missing).
 bench: venv
 	$(BIN)/python benchmarks/search_scaling.py

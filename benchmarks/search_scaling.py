@@ -22,7 +22,10 @@ is not dominated by embedding). Timed is ``similarity_search_with_score_by_vecto
 ``search``) with a query vector given as a Python list, as an embedding model returns it.
 
 Usage: ``python benchmarks/search_scaling.py [--sizes 1000,10000,100000,1000000] [--quick]``
-``[--qdrant-sizes 1000,10000,50000] [--qdrant-only]``.
+``[--qdrant-sizes 1000,10000,50000] [--qdrant-only] [--no-minilm]``.
+
+Last, ``minilm_speed.py`` times MiniLM (numpy) against sentence-transformers on the same 500 texts,
+and the summary line ends with their throughput ratio at the default threads and at 1 thread.
 Timings are medians, but the machine may be shared: read ratios, not absolute numbers.
 """
 
@@ -232,6 +235,17 @@ def label(n: int) -> str:
     return f"{n // 1_000_000}M" if n % 1_000_000 == 0 else f"{n // 1000}k" if n % 1000 == 0 else str(n)
 
 
+def _beside_this_file(name: str) -> Any:
+    """A module of benchmarks/, imported by its path (tests load this file by path, too)."""
+    import importlib.util
+    from pathlib import Path
+
+    spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name(f"{name}.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def run(args: argparse.Namespace) -> None:
     if args.qdrant_only:
         started = time.perf_counter()
@@ -317,9 +331,14 @@ def run(args: argparse.Namespace) -> None:
     report(results, hnsw_rows, agreement, probe, args, d)
     if args.qdrant_sizes:
         run_qdrant(args, d)
+    minilm_fields = ""
+    if not args.no_minilm:
+        print()
+        minilm_speed = _beside_this_file("minilm_speed")
+        minilm_fields = " " + minilm_speed.summary_fields(minilm_speed.compare())
     print(f"total runtime {time.perf_counter() - started:.0f} s · peak memory "
           f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20:.1f} GB")
-    print(summary_line(results, hnsw_rows, args.summary_n))
+    print(summary_line(results, hnsw_rows, args.summary_n) + minilm_fields)
 
 
 def report(results: list[Result], hnsw_rows: list[tuple[int, int, float, float]], agreement: list[str],
@@ -416,6 +435,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                         help="n of the Qdrant local-mode table, '' for none (default: those of 1000,10000,50000 "
                              "not above the largest of --sizes)")
     parser.add_argument("--qdrant-only", action="store_true", help="only the Qdrant local-mode table")
+    parser.add_argument("--no-minilm", action="store_true",
+                        help="skip MiniLM against sentence-transformers (benchmarks/minilm_speed.py)")
     args = parser.parse_args(argv)
     args.sizes = [1000, 10_000] if args.quick else sorted(int(s) for s in args.sizes.split(","))
     if args.quick:

