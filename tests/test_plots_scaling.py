@@ -1,13 +1,16 @@
-"""The scaling pictures of notebook 11: latency against n (log-log) and recall against latency."""
+"""The scaling pictures of notebook 11: latency against n (log-log), recall against latency, cosine spreads."""
 
 from __future__ import annotations
 
 import matplotlib.pyplot as plt
 import numpy as np
 import pytest
+from matplotlib.colors import to_hex
 from matplotlib.patches import FancyArrowPatch
 
 from retrieval_lab.plots import hnsw_walk, latency_vs_n, recall_vs_latency, swap_with_last_delete
+from retrieval_lab.plots._style import GREYS, OKABE_ITO
+from retrieval_lab.plots.scaling import cosine_distributions
 
 
 @pytest.fixture(autouse=True)
@@ -83,10 +86,10 @@ def test_recall_vs_latency_refuses_bad_points(curves, exact, message):
         recall_vs_latency(curves, exact_ms=exact)
 
 
-def test_latency_vs_n_draws_the_cost_floor_n_d_4_over_bandwidth():
+def test_latency_vs_n_draws_the_memory_read_time_n_d_4_over_bandwidth():
     data = {"matrix": {1000: 0.1, 100_000: 5.0}, "lists": {10_000: 50.0}}
     ax = latency_vs_n(data, d=384, bandwidth_gb_s=12.5).axes[0]
-    floor = next(line for line in ax.get_lines() if line.get_label().startswith("cost floor"))
+    floor = next(line for line in ax.get_lines() if line.get_label().startswith("memory read"))
     assert list(floor.get_xdata()) == [1000, 10_000, 100_000]  # every n of every series
     expected_ms = [n * 384 * 4 / 12.5e9 * 1e3 for n in (1000, 10_000, 100_000)]
     assert np.allclose(floor.get_ydata(), expected_ms)
@@ -108,7 +111,7 @@ def test_latency_vs_n_draws_the_cost_floor_n_d_4_over_bandwidth():
         ({"d": 4, "bandwidth_gb_s": -1.0}, "GB/s"),
     ],
 )
-def test_latency_vs_n_refuses_half_a_cost_floor(kwargs, message):
+def test_latency_vs_n_refuses_half_a_memory_read_line(kwargs, message):
     with pytest.raises(ValueError, match=message):
         latency_vs_n({"a": {10: 1.0}}, **kwargs)
 
@@ -241,3 +244,49 @@ def test_hnsw_walk_refuses_unknown_nodes():
         hnsw_walk(POSITIONS, LAYERS, PATH, visited=["zz"])
     with pytest.raises(ValueError, match="2-D"):
         hnsw_walk({"a": (0, 0, 0)}, [[]], [(0, "a")])
+
+
+PAIRS = {"random": [-0.1, 0.0, 0.05, 0.1], "real": [0.1, 0.2, 0.25, 0.5, 0.6]}
+NEAREST = {"random": [0.15, 0.2], "real": [0.7, 0.8, 0.95]}
+
+
+def test_cosine_distributions_draws_one_outline_and_one_median_marker_per_set():
+    fig = cosine_distributions(PAIRS, NEAREST, bins=10)
+    assert len(fig.axes) == 2
+    for ax, data in zip(fig.axes, (PAIRS, NEAREST), strict=True):
+        outlines = [p for p in ax.patches if p.get_label() in data]
+        assert [p.get_label() for p in outlines] == list(data)
+        assert all(not p.get_fill() for p in outlines)  # outlines, so overlapping sets stay readable
+        medians = {line.get_label(): line for line in ax.get_lines()}
+        for name, values in data.items():
+            assert list(medians[f"median, {name}"].get_xdata()) == [float(np.median(values))]
+        assert len({line.get_marker() for line in medians.values()}) == len(data)
+        assert len({str(p.get_linestyle()) for p in outlines}) == len(data)  # not colour alone
+    assert "nearest" in fig.axes[1].get_xlabel()
+
+
+def test_cosine_distributions_uses_only_the_palette():
+    fig = cosine_distributions(PAIRS, NEAREST)
+    palette = {to_hex(c) for c in [*OKABE_ITO.values(), *GREYS.values()]}
+    for ax in fig.axes:
+        assert {to_hex(p.get_edgecolor()) for p in ax.patches if p.get_label() in PAIRS} <= palette
+        assert {to_hex(line.get_color()) for line in ax.get_lines()} <= palette
+
+
+def test_cosine_distributions_without_nearest_has_one_panel():
+    assert len(cosine_distributions(PAIRS).axes) == 1
+
+
+@pytest.mark.parametrize(
+    ("pairs", "nearest", "bins", "message"),
+    [
+        ({}, None, 10, "at least one data set"),
+        ({"a": []}, None, 10, "no cosines"),
+        ({"a": [0.5, 1.5]}, None, 10, "no cosine"),
+        (PAIRS, {"real": [0.9], "random": [0.2]}, 10, "same data sets in the same order"),
+        (PAIRS, None, 1, "bins"),
+    ],
+)
+def test_cosine_distributions_refuses_what_is_not_a_set_of_cosines(pairs, nearest, bins, message):
+    with pytest.raises(ValueError, match=message):
+        cosine_distributions(pairs, nearest, bins=bins)

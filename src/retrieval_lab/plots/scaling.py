@@ -1,9 +1,10 @@
-"""Pictures of notebook 11: latency against n, recall against latency, swap-delete, HNSW."""
+"""Pictures of notebook 11: latency against n, recall against latency, cosine spreads, swap-delete, HNSW."""
 
 from __future__ import annotations
 
 import itertools
 import math
+import statistics
 from collections.abc import Hashable, Mapping, Sequence
 
 import matplotlib.pyplot as plt
@@ -29,12 +30,14 @@ def latency_vs_n(
     ylabel: str = "median latency per query (ms)",
     title: str = "query latency against the number of stored vectors",
 ) -> Figure:
-    """One line per store: latency against n, on log-log axes, with the memory cost floor.
+    """One line per store: latency against n, on log-log axes, with the memory read time.
 
     On log-log axes a cost that grows in proportion to n is a straight line of slope 1, and a
     store k times faster sits a constant distance log(k) lower. Give ``d`` (the vector size) and
-    ``bandwidth_gb_s`` (the measured memory bandwidth) to draw the floor no exact search can go
-    under: it must read every float32 once, ``n · d · 4`` bytes at that bandwidth, in ms.
+    ``bandwidth_gb_s`` (the measured memory bandwidth) to draw the time it takes to read every
+    float32 once from main memory, ``n · d · 4`` bytes at that bandwidth, in ms. It is a floor
+    only for a matrix larger than the CPU caches: a small matrix stays in cache, which delivers
+    bytes faster than memory, so at small n an exact search can sit below the line.
     ``guide`` names a series a grey slope-1 line is drawn through (from its first point).
     """
     _check_line_count(latencies, "latency_vs_n", "series", "series", "{'MatrixVectorStore': {1000: 0.1}}")
@@ -46,7 +49,7 @@ def latency_vs_n(
         )
     if (d is None) != (bandwidth_gb_s is None):
         raise ValueError(
-            "latency_vs_n: the cost floor needs both d (floats per vector) and bandwidth_gb_s "
+            "latency_vs_n: the memory read time needs both d (floats per vector) and bandwidth_gb_s "
             "(e.g. retrieval_lab.measure.memory_bandwidth()); give both or neither."
         )
     if d is not None and (isinstance(d, bool) or not isinstance(d, int) or d < 1):
@@ -82,11 +85,11 @@ def latency_vs_n(
         ns = sorted({n for series in latencies.values() for n in series})
         ax.plot(
             ns,
-            [cost_floor_ms(n, d, bandwidth_gb_s) for n in ns],
+            [memory_read_ms(n, d, bandwidth_gb_s) for n in ns],
             color="black",
             linestyle=(0, (1, 1)),
             linewidth=1.8,
-            label=f"cost floor n·d·4 B / {bandwidth_gb_s:g} GB/s (d = {d})",
+            label=f"memory read n·d·4 B at {bandwidth_gb_s:g} GB/s (d = {d})",
         )
     ax.set_xscale("log")
     ax.set_yscale("log")
@@ -107,7 +110,7 @@ def _check_line_count(lines: Mapping, plot: str, one: str, many: str, example: s
         raise ValueError(f"{plot}: at most {len(SERIES)} {many} fit one picture; got {len(lines)}.")
 
 
-def cost_floor_ms(n: int, d: int, bandwidth_gb_s: float) -> float:
+def memory_read_ms(n: int, d: int, bandwidth_gb_s: float) -> float:
     """Milliseconds to read ``n`` float32 vectors of size ``d`` once at ``bandwidth_gb_s`` GB/s."""
     return n * d * 4 / (bandwidth_gb_s * 1e9) * 1e3
 
@@ -540,3 +543,67 @@ def hnsw_walk(
     fig.suptitle(title + suffix, fontsize=11)
     fig.subplots_adjust(bottom=0.12, top=0.8, wspace=0.08, left=0.02, right=0.98)
     return fig
+
+
+def cosine_distributions(
+    pairs: Mapping[str, Sequence[float]],
+    nearest: Mapping[str, Sequence[float]] | None = None,
+    *,
+    bins: int = 60,
+    title: str = "how the cosines of a data set are spread",
+) -> Figure:
+    """Histograms of cosine similarities, one outline per data set, with its median marked.
+
+    Why a picture: two data sets of unit vectors can differ in what every neighbour search
+    depends on - how similar two arbitrary vectors are (``pairs``: the cosines of many pairs)
+    and how close each vector's nearest neighbour is (``nearest``: one cosine per vector, drawn
+    in a second panel). Outlines (not filled bars) keep overlapping sets readable; each set has
+    its colour and line style, and a marker of its own at its median on the x axis. Densities,
+    not counts, so sets of different sizes compare.
+    """
+    panels = [("cosine of two random vectors of the set", pairs)]
+    if nearest is not None:
+        panels.append(("cosine of each vector with its nearest other vector", nearest))
+    for _, data in panels:
+        _check_line_count(data, "cosine_distributions", "data set", "data sets", "{'random': [0.1, -0.2]}")
+    if nearest is not None and list(nearest) != list(pairs):
+        raise ValueError(
+            "cosine_distributions: pairs and nearest must name the same data sets in the same "
+            f"order; got {list(pairs)} and {list(nearest)}."
+        )
+    if isinstance(bins, bool) or not isinstance(bins, int) or bins < 2:
+        raise ValueError(f"cosine_distributions: bins must be a whole number >= 2; got {bins!r}.")
+    checked = [{name: _cosines(name, values) for name, values in data.items()} for _, data in panels]
+    fig, axes = plt.subplots(1, len(panels), figsize=(5.2 * len(panels), 3.8), squeeze=False)
+    for ax, (label, _), data in zip(axes[0], panels, checked, strict=True):
+        low = min(min(v) for v in data.values())
+        high = max(max(v) for v in data.values())
+        pad = max(0.02, 0.03 * (high - low))
+        edges = [low - pad + i * (high - low + 2 * pad) / bins for i in range(bins + 1)]
+        for (name, values), (color, marker, linestyle) in zip(data.items(), SERIES, strict=False):
+            ax.hist(values, bins=edges, density=True, histtype="step", color=color,
+                    linestyle=linestyle, linewidth=1.8, label=name)
+            ax.plot([statistics.median(values)], [0], marker=marker, color=color, markersize=9,
+                    linestyle="none", clip_on=False, zorder=5, label=f"median, {name}")
+        ax.set_xlabel(label)
+        ax.set_ylabel("density")
+        ax.set_ylim(bottom=0)
+        ax.grid(True, alpha=0.3)
+    axes[0][0].legend(fontsize=8)
+    fig.suptitle(title, fontsize=11)
+    fig.tight_layout()
+    return fig
+
+
+def _cosines(name: str, values: Sequence[float]) -> list[float]:
+    """The values as floats, refused unless there are some and each is a cosine in [-1, 1]."""
+    numbers = [float(v) for v in values]
+    if not numbers:
+        raise ValueError(f"cosine_distributions: data set {name!r} has no cosines.")
+    bad = [v for v in numbers if not -1.0 - 1e-6 <= v <= 1.0 + 1e-6]
+    if bad:
+        raise ValueError(
+            f"cosine_distributions: data set {name!r} has {bad[0]!r}, which is no cosine "
+            "(a cosine lies in [-1, 1]; are the vectors unit length?)."
+        )
+    return numbers
