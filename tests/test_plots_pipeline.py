@@ -49,6 +49,34 @@ def test_score_bars_refuse_a_bad_highlight():
         score_bars(["a"], [0.5], highlight=-1)
 
 
+def test_score_bars_hatch_the_answer_wherever_it_ranks():
+    """The answer ranked last by one embedder is still found by eye: hatched and bold."""
+    ax = score_bars(["a", "b", "c"], [0.2, 0.9, 0.0], highlight=2, answer="c").axes[0]
+    bars = sorted(ax.patches, key=lambda p: -p.get_y())  # top (best) first
+    assert [p.get_hatch() for p in bars] == [None, None, "//"]
+    bold = [t.get_text() for t in ax.get_yticklabels() if t.get_fontweight() == "bold"]
+    assert bold == ["c"]
+    legend = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert legend[-1] == "the answer: c"
+
+
+def test_score_bars_with_only_an_answer_still_explain_the_hatch():
+    ax = score_bars(["a", "b"], [0.5, 0.1], answer="a").axes[0]
+    assert "the answer: a" in [t.get_text() for t in ax.get_legend().get_texts()]
+
+
+def test_score_bars_draw_into_a_given_panel():
+    fig, (left, right) = plt.subplots(1, 2)
+    assert score_bars(["a", "b"], [0.5, 0.1], title="right", ax=right) is fig
+    assert right.get_title() == "right" and len(right.patches) == 2
+    assert not left.patches
+
+
+def test_score_bars_refuse_an_answer_that_is_not_a_label():
+    with pytest.raises(ValueError, match="not among the labels"):
+        score_bars(["a", "b"], [0.5, 0.1], answer="z")
+
+
 def test_blob_pipeline_diagram_draws_the_four_stages_in_order():
     ax = blob_pipeline_diagram().axes[0]
     classes = [

@@ -21,6 +21,8 @@ def score_bars(
     *,
     title: str = "cosine similarity to the query",
     highlight: int = 0,
+    answer: str | None = None,
+    ax: plt.Axes | None = None,
 ) -> Figure:
     """Horizontal bars of cosine scores, best at the top, the ``highlight`` best in colour.
 
@@ -28,6 +30,9 @@ def score_bars(
     dashed line cuts them from the rest (so the cut does not rest on colour alone) and the legend
     says so. The axis spans -1..1 when a score is negative; when none is, it starts at 0, because
     an empty half axis squeezes the differences a learner should see.
+    ``answer`` names the label that really answers the question: its bar is hatched and its
+    label bold wherever it ranks, so a reader sees at once whether the search found it. Pass
+    ``ax`` to draw into a panel of a larger figure (e.g. two embedders side by side).
     """
     _check_same_length(labels, scores, "score_bars")
     if isinstance(highlight, bool) or not isinstance(highlight, int) or highlight < 0:
@@ -35,12 +40,22 @@ def score_bars(
             f"score_bars: highlight is how many of the best are returned (k), a whole number "
             f">= 0; got {highlight!r}."
         )
+    if answer is not None and answer not in labels:
+        raise ValueError(
+            f"score_bars: the answer {answer!r} is not among the labels {list(labels)}; "
+            "pass the label of the document that answers the question."
+        )
     order = sorted(range(len(scores)), key=lambda i: -scores[i])
-    fig, ax = plt.subplots(figsize=(6.4, 0.45 * len(labels) + 1.5))
+    if ax is None:
+        fig, ax = plt.subplots(figsize=(6.4, 0.45 * len(labels) + 1.5))
+    else:
+        fig = ax.figure
     ys = list(range(len(order)))[::-1]
     for rank, (y, i) in enumerate(zip(ys, order, strict=True)):
         color = COLORS["mine"] if rank < highlight else COLORS["muted"]
-        ax.barh(y, scores[i], color=color)
+        hatched = labels[i] == answer
+        ax.barh(y, scores[i], color=color, hatch="//" if hatched else None,
+                edgecolor=GREYS["white"] if hatched else None)
         ax.text(
             scores[i] + (0.02 if scores[i] >= 0 else -0.02),
             y,
@@ -50,6 +65,9 @@ def score_bars(
             fontsize=9,
         )
     ax.set_yticks(ys, [labels[i] for i in order])
+    for tick in ax.get_yticklabels():
+        if tick.get_text() == answer:
+            tick.set_fontweight("bold")
     low = -1.05 if min(scores) < 0 else 0.0
     ax.set_xlim(low, max(1.0, max(scores)) + 0.25)
     ax.axvline(0, color="black", linewidth=0.8)
@@ -62,18 +80,22 @@ def score_bars(
         cut = ys[highlight - 1] - 0.5
         ax.axhline(cut, color="black", linestyle="--", linewidth=1, label=f"k={highlight} cut")
         handles.append(ax.get_lines()[-1])
-    if highlight:
+    if answer is not None:
+        handles.append(Patch(facecolor=GREYS["white"], edgecolor=GREYS["dark_grey"], hatch="//",
+                             label=f"the answer: {answer}"))
+    if highlight or answer is not None:
         ax.legend(
             handles=handles,
             loc="upper center",
             bbox_to_anchor=(0.5, -0.2 - 0.3 / len(labels)),
-            ncols=len(handles),
+            ncols=len(handles) if len(handles) <= 3 else 2,
             fontsize=8.5,
             frameon=False,
         )
     ax.set_xlabel("cosine similarity")
     ax.set_title(title)
-    fig.tight_layout()
+    if len(fig.axes) == 1:
+        fig.tight_layout()
     return fig
 
 
