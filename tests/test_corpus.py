@@ -107,3 +107,15 @@ def test_the_package_ships_the_corpus_files():
         corpus.PYTHON_REFERENCE_VECTORS_ABOUT,
     ):
         assert (ROOT / "src" / "retrieval_lab" / "data" / name).is_file()
+
+
+def test_distinct_passages_keep_each_text_once_from_the_most_specific_topic(chunks):
+    kept = corpus.distinct_passages(chunks)
+    assert kept == sorted(kept)
+    texts = [chunks[i].page_content for i in kept]
+    assert len(set(texts)) == len(texts) == len({c.page_content for c in chunks})
+    per_topic = Counter(c.metadata["topic"] for c in chunks)
+    for i in kept:  # no copy elsewhere comes from a topic with fewer passages
+        copies = [c for c in chunks if c.page_content == chunks[i].page_content]
+        assert per_topic[chunks[i].metadata["topic"]] == min(per_topic[c.metadata["topic"]] for c in copies)
+    assert len(kept) < len(chunks)  # the reference does repeat itself

@@ -201,3 +201,21 @@ def python_reference_vectors() -> Any:
             "repository root with: python -m tools.corpus_vectors"
         )
     return vectors
+
+
+def distinct_passages(chunks: list[Document]) -> list[int]:
+    """Positions of the passages to keep so that each text appears once, in corpus order.
+
+    Topics that repeat each other give the same passage twice, with the same vector: a search
+    would return both, tied. Where a text repeats, the copy kept is the one from the topic with
+    the fewest passages, the more specific page (``try#4`` rather than ``compound#13``).
+    """
+    per_topic: dict[str, int] = {}
+    for chunk in chunks:
+        per_topic[chunk.metadata["topic"]] = per_topic.get(chunk.metadata["topic"], 0) + 1
+    best: dict[str, int] = {}
+    for i, chunk in enumerate(chunks):
+        kept = best.get(chunk.page_content)
+        if kept is None or per_topic[chunk.metadata["topic"]] < per_topic[chunks[kept].metadata["topic"]]:
+            best[chunk.page_content] = i
+    return sorted(best.values())
