@@ -1,15 +1,19 @@
 """The helpers notebooks 09 and 08 add: the recording callback handler, its timeline table, and
-the pictures of runs and of a chain's graph."""
+the pictures of runs and of a chain's graph; and notebook 10's histogram of relevance scores."""
 
 from __future__ import annotations
 
+import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 from langchain_core.documents import Document
 from langchain_core.runnables import RunnableLambda, RunnableParallel, RunnablePassthrough
+from matplotlib.colors import to_hex
 
 from retrieval_lab.callbacks import RecordingHandler, Timeline, describe, event_names
 from retrieval_lab.plots import bm25_saturation, grouped_bars, run_timeline, runnable_graph
+from retrieval_lab.plots._style import GREYS, OKABE_ITO
+from retrieval_lab.plots.retrievers import score_histograms
 
 
 def boom(_):
@@ -193,3 +197,52 @@ def test_runnable_graph_draws_a_real_chain_graph():
     edges = [(graph.nodes[e.source].name, graph.nodes[e.target].name) for e in graph.edges]
     fig = runnable_graph(names, edges)
     assert {t.get_text() for t in fig.axes[0].texts} >= set(names)
+
+
+def test_score_histograms_one_panel_per_embedder_with_the_threshold_on_each():
+    fig = score_histograms(
+        {"MiniLM": ([0.8, 0.9, 0.82], [0.5, 0.55, 0.6, 0.52]), "counts": ([0.5], [0.5, 0.6])},
+        threshold=0.78,
+        bins=[i / 100 for i in range(40, 101, 5)],
+    )
+    top, bottom = fig.axes
+    assert [top.get_title(), bottom.get_title()] == ["MiniLM", "counts"]
+    assert top.get_xlim() == (0.4, 1.0) and top.get_shared_x_axes().joined(top, bottom)
+    legend = [t.get_text() for t in top.get_legend().get_texts()]
+    assert legend == ["relevant pairs (3)", "irrelevant pairs (4)", "threshold 0.78"]
+    for ax in (top, bottom):
+        (line,) = ax.get_lines()
+        assert list(line.get_xdata()) == [0.78, 0.78] and line.get_linestyle() == ":"
+    relevant, irrelevant = top.patches
+    assert relevant.get_hatch() == "//" and irrelevant.get_hatch() is None  # not colour alone
+    assert relevant.get_linestyle() != irrelevant.get_linestyle()
+    heights = np.array(relevant.get_path().vertices)[:, 1]
+    assert heights.max() == pytest.approx(2 / 3)  # 0.8 and 0.82 share a bin: a share, not a count
+    palette = {to_hex(c) for c in [*OKABE_ITO.values(), *GREYS.values()]}
+    for patch in (*top.patches, *bottom.patches):
+        assert to_hex(patch.get_facecolor()[:3]) in palette
+        assert to_hex(patch.get_edgecolor()[:3]) in palette
+    plt.close(fig)
+
+
+def test_score_histograms_draws_an_empty_group_and_no_threshold():
+    fig = score_histograms({"only irrelevant": ([], [0.1, 0.2, 0.2])}, bins=4)
+    (ax,) = fig.axes
+    assert len(ax.patches) == 1 and ax.get_lines() == []
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["irrelevant pairs (3)"]
+    plt.close(fig)
+
+
+@pytest.mark.parametrize(
+    ("panels", "kwargs", "error", "match"),
+    [
+        ({}, {}, ValueError, "at least one entry"),
+        ({"a": ([0.1],)}, {}, ValueError, "two lists of scores"),
+        ({"a": ([], [])}, {}, ValueError, "no scores at all"),
+        ({"a": ([0.1], [0.2])}, {"bins": [0.5, 0.5]}, ValueError, "increasing edges"),
+        ({"a": ([0.1], [0.2])}, {"threshold": "0.5"}, TypeError, "must be a number"),
+    ],
+)
+def test_score_histograms_refuses_bad_input(panels, kwargs, error, match):
+    with pytest.raises(error, match=match):
+        score_histograms(panels, **kwargs)

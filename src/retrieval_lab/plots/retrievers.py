@@ -1,10 +1,12 @@
-"""Pictures of notebooks 09-10: runs, graphs and retriever scores."""
+"""Pictures of notebooks 09-10: runs, graphs, retriever scores and score thresholds."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from itertools import pairwise
 
 import matplotlib.pyplot as plt
+from matplotlib.colors import to_rgba
 from matplotlib.figure import Figure
 from matplotlib.patches import FancyArrowPatch, FancyBboxPatch, Patch
 
@@ -310,5 +312,97 @@ def bm25_saturation(
     )
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8.5, loc="upper left")
+    fig.tight_layout()
+    return fig
+
+
+#: How the two groups of a score histogram look: colour, hatch and line style differ together.
+_PAIR_STYLES = {
+    "relevant": (COLORS["third"], "//", "-", 3),
+    "irrelevant": (COLORS["muted"], None, "--", 2),
+}
+
+
+def score_histograms(
+    panels: Mapping[str, tuple[Sequence[float], Sequence[float]]],
+    *,
+    threshold: float | None = None,
+    bins: Sequence[float] | int = 20,
+    title: str = "relevance scores of (question, text) pairs",
+    xlabel: str = "relevance score",
+) -> Figure:
+    """One histogram panel per embedder: the scores of relevant pairs against irrelevant ones.
+
+    ``panels`` maps a name (``"MiniLM"``) to ``(relevant_scores, irrelevant_scores)``. Each group
+    is drawn as the share of its own pairs, because irrelevant pairs usually outnumber relevant
+    ones many times over and would flatten them. A ``threshold`` is a dashed vertical line on
+    every panel, so one number can be read against two embedders' scores: the panels share the
+    x axis. Relevant bars are green, hatched and drawn in front; irrelevant ones grey and dashed.
+    """
+    if not isinstance(panels, Mapping) or not panels:
+        raise ValueError(
+            "score_histograms: give panels as a dict {name: (relevant, irrelevant)}, "
+            "with at least one entry."
+        )
+    for name, groups in panels.items():
+        if isinstance(groups, str) or len(groups) != 2:
+            raise ValueError(
+                f"score_histograms: panel {name!r} needs two lists of scores, "
+                "(relevant, irrelevant)."
+            )
+        if not len(groups[0]) and not len(groups[1]):
+            raise ValueError(f"score_histograms: panel {name!r} has no scores at all.")
+    if threshold is not None and (
+        isinstance(threshold, bool) or not isinstance(threshold, int | float)
+    ):
+        raise TypeError(
+            f"score_histograms: threshold must be a number, got {type(threshold).__name__}."
+        )
+    values = [float(v) for groups in panels.values() for group in groups for v in group]
+    if isinstance(bins, int):
+        low, high = min(values), max(values)
+        width = (high - low) / bins if high > low else 1.0
+        edges = [low + i * width for i in range(bins + 1)]
+    else:
+        edges = [float(e) for e in bins]
+        if len(edges) < 2 or any(b <= a for a, b in pairwise(edges)):
+            raise ValueError("score_histograms: bins must be at least two increasing edges.")
+    fig, axes = plt.subplots(
+        len(panels), 1, figsize=(8.6, 2.4 * len(panels) + 0.9), sharex=True, squeeze=False
+    )
+    for ax, (name, groups) in zip(axes[:, 0], panels.items(), strict=True):
+        for kind, scores in zip(_PAIR_STYLES, groups, strict=True):
+            if not len(scores):
+                continue
+            color, hatch, linestyle, zorder = _PAIR_STYLES[kind]
+            weights = [1 / len(scores)] * len(scores)
+            ax.hist(
+                [float(s) for s in scores],
+                bins=edges,
+                weights=weights,
+                histtype="stepfilled",
+                facecolor=to_rgba(color, 0.35),
+                edgecolor=color,
+                hatch=hatch,
+                linestyle=linestyle,
+                linewidth=1.5,
+                zorder=zorder,  # relevant bars in front, where the groups overlap
+                label=f"{kind} pairs ({len(scores)})",
+            )
+        if threshold is not None:
+            ax.axvline(
+                threshold,
+                color=COLORS["query"],
+                linestyle=":",
+                linewidth=2,
+                label=f"threshold {threshold:g}",
+            )
+        ax.set_title(name, fontsize=10)
+        ax.set_ylabel("share of the group")
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))  # beside the bars
+    axes[-1, 0].set_xlabel(xlabel)
+    axes[-1, 0].set_xlim(edges[0], edges[-1])
+    fig.suptitle(title, fontsize=11)
     fig.tight_layout()
     return fig
