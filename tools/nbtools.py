@@ -277,10 +277,12 @@ def write_times(notebook: Path) -> tuple[int, int]:
     new = max(int(stated), estimate)
     settings["teach_minutes"] = new
     exercises = settings.get("exercise_minutes", 0)
-    nb.cells[0].source = _TIME_LINE.sub(
+    header = _TIME_LINE.sub(
         f"**Time**: teach {new} min · exercises {exercises} min", nb.cells[0].source
     )
-    nbformat.write(nb, notebook)
+    if new != stated or header != nb.cells[0].source:  # untouched files stay untouched
+        nb.cells[0].source = header
+        nbformat.write(nb, notebook)
     return stated, new
 
 
