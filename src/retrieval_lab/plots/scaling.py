@@ -89,7 +89,7 @@ def latency_vs_n(
             color="black",
             linestyle=(0, (1, 1)),
             linewidth=1.8,
-            label=f"memory read n·d·4 B at {bandwidth_gb_s:g} GB/s (d = {d})",
+            label=f"memory read n·d·4 B at {bandwidth_gb_s:.3g} GB/s (d = {d})",
         )
     ax.set_xscale("log")
     ax.set_yscale("log")
