@@ -156,3 +156,21 @@ def test_the_benchmarks_qdrant_table_runs_on_tiny_sizes(capsys):
     for store in ("Qdrant local mode (:memory:)", "InMemoryVectorStore (real)", "MatrixVectorStore"):
         assert f"{store} top-4 == numpy's exact top-4 on 5/5 queries" in out
     assert "Qdrant local / MatrixVectorStore" in out
+
+
+def test_a_collection_is_indexed_with_hnsw_only_past_indexing_threshold_kilobytes():
+    store = new_store()
+    config = store.client.get_collection("pets").config
+    assert config.optimizer_config.indexing_threshold == 20_000  # KB: the server's default
+    description = models.OptimizersConfigDiff.model_fields["indexing_threshold"].description
+    assert "in kilobytes" in description and "1kB = 1 vector of size 256" in description
+
+
+def test_uuid5_is_sha1_cut_to_122_bits_whatever_name_it_hashes():
+    import hashlib
+
+    name = hashlib.sha256(b"cat cat").hexdigest()
+    sha1 = hashlib.sha1(uuid.NAMESPACE_URL.bytes + name.encode()).digest()
+    assert uuid.UUID(bytes=sha1[:16], version=5) == uuid.uuid5(uuid.NAMESPACE_URL, name)
+    free = uuid.UUID(int=0, version=5).int ^ uuid.UUID(int=(1 << 128) - 1, version=5).int
+    assert bin(free).count("1") == 122
