@@ -67,6 +67,10 @@ def cat_dog_plane(doc_class: type = Document) -> list[Any]:
     return [doc_class(page_content=t, id=i) for i, t in CAT_DOG_PLANE]
 
 
+#: What notebook 02 loads: its parser reads these three kinds of file.
+COURSE_FILE_SUFFIXES = (".txt", ".md", ".csv")
+
+
 def course_data(folder: str | Path = "data") -> Path:
     """The course's small files (notebook 02 loads them), as a folder next to the notebook.
 
@@ -77,6 +81,10 @@ def course_data(folder: str | Path = "data") -> Path:
     target = Path(folder)
     with as_file(files("retrieval_lab") / "data") as shipped:
         for item in sorted(Path(shipped).iterdir()):
+            # Only the loader lesson's text files: the package's data folder also holds the
+            # Python reference, its vectors and questions, which notebook 02's parser refuses.
+            if item.suffix not in COURSE_FILE_SUFFIXES:
+                continue
             if item.is_file() and not (target / item.name).exists():
                 target.mkdir(parents=True, exist_ok=True)
                 shutil.copy2(item, target / item.name)
