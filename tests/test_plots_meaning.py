@@ -46,6 +46,11 @@ def test_every_cell_shows_its_value_with_two_decimals():
     assert "-0.10" in texts  # a negative value keeps its number though its colour is 0's
 
 
+def test_a_tiny_negative_value_is_written_without_a_minus_sign():
+    ax = _panels(similarity_heatmaps(["p", "q"], {"m": [[1.0, -0.003], [-0.003, 1.0]]}))[0]
+    assert sorted(t.get_text() for t in ax.texts) == ["0.00", "0.00", "1.00", "1.00"]
+
+
 def test_nan_is_grey_and_marked():
     matrix = np.array([[1.0, np.nan], [np.nan, 1.0]])
     ax = _panels(similarity_heatmaps(["p", "q"], {"zero vector": matrix}))[0]
@@ -87,3 +92,91 @@ def test_the_older_call_of_notebook_04_still_draws_its_maps():
     assert _panels(fig)[0].images[0].get_clim() == (-1, 1)
     with pytest.raises(TypeError, match="unexpected options"):
         similarity_heatmaps(LABELS, {"m": MATRIX}, groups=["p", "p", "q"])
+
+
+TOKENS = ["[CLS]", "the", "cat", "sat", "[SEP]"]
+
+
+def _weights(n: int) -> np.ndarray:
+    raw = np.arange(1.0, n * n + 1).reshape(n, n)
+    return raw / raw.sum(1, keepdims=True)
+
+
+def test_attention_heatmap_labels_both_axes_with_the_tokens():
+    fig = plots.attention_heatmap(TOKENS, _weights(5), title="layer 1, head 1")
+    ax = _panels(fig)[0]
+    assert [t.get_text() for t in ax.get_xticklabels()] == TOKENS
+    assert [t.get_text() for t in ax.get_yticklabels()] == TOKENS
+    assert np.allclose(ax.images[0].get_array(), _weights(5))
+    assert ax.images[0].get_cmap().name == "okabe_ito_sequential"
+    assert ax.get_title() == "layer 1, head 1"
+
+
+def test_attention_heatmap_outlines_and_writes_the_highlighted_cell():
+    weights = _weights(5)
+    ax = _panels(plots.attention_heatmap(TOKENS, weights, highlight=(3, 2)))[0]
+    (box,) = ax.patches
+    assert box.get_xy() == (1.5, 2.5) and not box.get_fill()
+    assert [t.get_text() for t in ax.texts] == [f"{weights[3, 2]:.2f}"]
+
+
+@pytest.mark.parametrize(
+    ("tokens", "weights", "kwargs", "words"),
+    [
+        (TOKENS, np.ones((2, 5, 5)), {}, "one head"),
+        (TOKENS[:3], _weights(5), {}, "must be 3×3"),
+        ([], np.ones((0, 0)), {}, "tokens is empty"),
+        (TOKENS, _weights(5), {"highlight": (5, 0)}, "outside the 5 tokens"),
+    ],
+)
+def test_attention_heatmap_refuses_bad_input(tokens, weights, kwargs, words):
+    with pytest.raises(ValueError, match=words):
+        plots.attention_heatmap(tokens, weights, **kwargs)
+
+
+POINTS = np.array([[0.0, 1.0], [0.1, 0.9], [1.0, 0.0], [0.9, -0.1], [-1.0, -1.0]])
+TOPICS = ["pets", "pets", "code", "code", "food"]
+
+
+def test_topic_scatter_draws_one_series_per_topic_with_its_own_marker():
+    fig = plots.topic_scatter(POINTS, TOPICS, labels=list("abcde"), title="t")
+    ax = fig.axes[0]
+    series = ax.collections
+    assert [c.get_label() for c in series] == ["pets", "code", "food"]
+    assert [c.get_offsets().tolist() for c in series] == [
+        POINTS[:2].tolist(), POINTS[2:4].tolist(), POINTS[4:].tolist()
+    ]
+    colours = [to_hex(c.get_facecolor()[0]) for c in series]
+    markers = [c.get_paths()[0].vertices.round(3).tolist() for c in series]
+    assert len(set(colours)) == 3 and all(a != b for a, b in pairwise(markers))
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["pets", "code", "food"]
+    assert sorted(t.get_text() for t in ax.texts) == list("abcde")
+
+
+@pytest.mark.parametrize(
+    ("points", "topics", "labels", "words"),
+    [
+        (POINTS[:, :1], TOPICS, None, r"\(n, 2\) array"),
+        (POINTS, TOPICS[:2], None, "2 topics for 5 points"),
+        (POINTS, TOPICS, ["a"], "1 labels for 5 points"),
+        (np.zeros((7, 2)), list("abcdefg"), None, "7 topics"),
+    ],
+)
+def test_topic_scatter_refuses_bad_input(points, topics, labels, words):
+    with pytest.raises(ValueError, match=words):
+        plots.topic_scatter(points, topics, labels=labels)
+
+
+@pytest.mark.parametrize(
+    "draw",
+    [
+        lambda: similarity_heatmaps(LABELS, {"a": MATRIX, "b": MATRIX}, title="t"),
+        lambda: plots.attention_heatmap(TOKENS, _weights(5), title="t", highlight=(3, 2)),
+        lambda: plots.topic_scatter(POINTS, TOPICS, labels=list("abcde"), title="t"),
+    ],
+    ids=["similarity_heatmaps", "attention_heatmap", "topic_scatter"],
+)
+def test_only_palette_colours(draw):
+    from test_palette import off_palette  # tests/ is on the path: pytest's rootdir import mode
+
+    assert off_palette(draw()) == []

@@ -9,7 +9,7 @@ from retrieval_lab.plots._style import COLORS, DIVERGING, GREYS, OKABE_ITO, SERI
 from retrieval_lab.plots.documents import shared_metadata_diagram
 from retrieval_lab.plots.embeddings import vector_arrows, zero_vector_plot
 from retrieval_lab.plots.loaders import blob_pipeline_diagram, eager_vs_lazy_bars
-from retrieval_lab.plots.meaning import similarity_heatmaps
+from retrieval_lab.plots.meaning import attention_heatmap, similarity_heatmaps, topic_scatter
 from retrieval_lab.plots.pipeline import pipeline_diagram, score_bars
 from retrieval_lab.plots.retrievers import (
     bm25_saturation,
@@ -37,6 +37,7 @@ __all__ = [
     "GREYS",
     "OKABE_ITO",
     "SERIES",
+    "attention_heatmap",
     "backend_methods_chart",
     "blob_pipeline_diagram",
     "bm25_saturation",
@@ -59,6 +60,7 @@ __all__ = [
     "show",
     "similarity_heatmaps",
     "swap_with_last_delete",
+    "topic_scatter",
     "vector_arrows",
     "zero_vector_plot",
 ]
