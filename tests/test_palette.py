@@ -128,6 +128,18 @@ CASES: dict[str, Callable[[], Figure]] = {
         query=(1.2, 1.0),
         visited=["a", "b", "c"],
     ),
+    "at_k_curves": lambda: plots.at_k_curves(
+        [1, 5], {"hit rate": {f"r{i}": [0.2, 0.6] for i in range(6)}}
+    ),
+    "wins_and_losses": lambda: plots.wins_and_losses(
+        {"q1": 0.5, "q2": -1.0, "q3": 0.0}, ("a", "b")
+    ),
+    "chunking_heatmap": lambda: plots.chunking_heatmap(
+        [200, 400], [0, 200], {"recall": [[0.2, 0.9], [float("nan"), 0.5]]}
+    ),
+    "threshold_curves": lambda: plots.threshold_curves(
+        [0.2, 0.4], {"precision": [0.3, 0.7], "recall": [0.8, 0.4]}, chosen=0.3
+    ),
 }
 
 

@@ -11,6 +11,12 @@ from retrieval_lab.plots.embeddings import vector_arrows, zero_vector_plot
 from retrieval_lab.plots.loaders import blob_pipeline_diagram, eager_vs_lazy_bars
 from retrieval_lab.plots.meaning import attention_heatmap, similarity_heatmaps, topic_scatter
 from retrieval_lab.plots.pipeline import pipeline_diagram, score_bars
+from retrieval_lab.plots.quality import (
+    at_k_curves,
+    chunking_heatmap,
+    threshold_curves,
+    wins_and_losses,
+)
 from retrieval_lab.plots.retrievers import (
     bm25_saturation,
     grouped_bars,
@@ -37,12 +43,14 @@ __all__ = [
     "GREYS",
     "OKABE_ITO",
     "SERIES",
+    "at_k_curves",
     "attention_heatmap",
     "backend_methods_chart",
     "blob_pipeline_diagram",
     "bm25_saturation",
     "chunk_map",
     "chunk_spans",
+    "chunking_heatmap",
     "eager_vs_lazy_bars",
     "grouped_bars",
     "hnsw_walk",
@@ -60,7 +68,9 @@ __all__ = [
     "show",
     "similarity_heatmaps",
     "swap_with_last_delete",
+    "threshold_curves",
     "topic_scatter",
     "vector_arrows",
+    "wins_and_losses",
     "zero_vector_plot",
 ]
