@@ -222,7 +222,7 @@ def similarity_heatmaps(
         if annotate:
             for i, row in enumerate(rows):
                 for j, v in enumerate(row):
-                    text = "n/a" if v != v else f"{v:.2f}"
+                    text = "n/a" if v != v else f"{v:.2f}".replace("-0.00", "0.00")
                     ax.text(
                         j,
                         i,
