@@ -81,8 +81,14 @@ execute: venv
 # sort as another CPU runs it, comparing outputs with the stored ones by nbval's rules. Without
 # Chromium (a learner's machine) the browser test skips, so the other-CPU nbval pass runs instead.
 XDIST ?= -n 2 --dist loadscope
+# One BLAS thread per process: the two workers (and the kernels and Chromium they start) already
+# keep both cores busy, and OpenBLAS's threads, spinning while they wait for a core, made MiniLM's
+# matrix products 2-3x slower (notebook 05 under load: 35.7 s with two BLAS threads, 16.4 s with
+# one, measured side by side 2026-12-04). No stored output depends on it: the thread count is
+# printed only in cells tagged `timing`.
+TEST_ENV := OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1
 test: lint
-	$(PYTEST) $(NBVAL) $(XDIST) --durations=10 $(if $(NB),$(NB),tests notebooks)
+	$(TEST_ENV) $(PYTEST) $(NBVAL) $(XDIST) --durations=10 $(if $(NB),$(NB),tests notebooks)
 	@test -x /usr/bin/chromium || $(MAKE) --no-print-directory nbval-other-cpu
 
 # Strict nbval again, with numpy's sort as another CPU runs it (no output may depend on ties).
@@ -92,7 +98,7 @@ nbval-other-cpu: venv
 
 # The edit loop: no kernel, no browser, fewer hypothesis examples (CI always runs the full count).
 quick: lint
-	HYPOTHESIS_PROFILE=quick $(PYTEST) tests -q --durations=5 -p no:nbval -n 2 --dist loadscope \
+	$(TEST_ENV) HYPOTHESIS_PROFILE=quick $(PYTEST) tests -q --durations=5 -p no:nbval -n 2 --dist loadscope \
 		--ignore=tests/test_browser.py --ignore=tests/test_site.py --ignore=tests/test_slides.py \
 		--ignore=tests/test_nbval_solutions.py
 

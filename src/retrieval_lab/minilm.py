@@ -242,14 +242,25 @@ def encode_batch(texts: list[str]) -> np.ndarray:
 
 
 def encode(texts: list[str], batch_size: int = 32) -> np.ndarray:
-    """Every text, batched by length (less padding, the same vectors), in the caller's order."""
+    """Every text, batched by length (less padding, the same vectors), in the caller's order.
+
+    Texts are sorted by their number of word pieces; a batch holds up to ``batch_size`` texts and
+    at most ``batch_size`` × 64 pieces once padded, so a few long texts never make a whole batch
+    of short ones pad to 256.
+    """
     if batch_size < 1:
         raise ValueError(f"batch_size must be at least 1, got {batch_size}.")
     out = np.zeros((len(texts), WIDTH), dtype=np.float32)
-    order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
-    for start in range(0, len(order), batch_size):
-        chunk = order[start : start + batch_size]
-        out[chunk] = encode_batch([texts[i] for i in chunk])
+    pieces = [sum(e.attention_mask) for e in load_tokenizer().encode_batch(texts)]
+    budget = batch_size * 64
+    batch: list[int] = []
+    for i in sorted(range(len(texts)), key=lambda i: pieces[i]):
+        if batch and (len(batch) == batch_size or (len(batch) + 1) * pieces[i] > budget):
+            out[batch] = encode_batch([texts[j] for j in batch])
+            batch = []
+        batch.append(i)
+    if batch:
+        out[batch] = encode_batch([texts[j] for j in batch])
     return out
 
 
