@@ -137,6 +137,12 @@ CASES: dict[str, Callable[[], Figure]] = {
     "chunking_heatmap": lambda: plots.chunking_heatmap(
         [200, 400], [0, 200], {"recall": [[0.2, 0.9], [float("nan"), 0.5]]}
     ),
+    "suite_grid": lambda: plots.suite_grid(
+        {"mine": {"test_a": True, "test_b": True}, "draft": {"test_a": True, "test_b": False}}
+    ),
+    "quantization_bars": lambda: plots.quantization_bars(
+        {"float32": (1536, 1.0), "int8": (388, 0.98)}
+    ),
     "threshold_curves": lambda: plots.threshold_curves(
         [0.2, 0.4], {"precision": [0.3, 0.7], "recall": [0.8, 0.4]}, chosen=0.3
     ),

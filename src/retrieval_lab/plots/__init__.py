@@ -8,6 +8,7 @@ text. Colours come only from ``_style``'s Okabe-Ito palette (``tests/test_palett
 from retrieval_lab.plots._style import COLORS, DIVERGING, GREYS, OKABE_ITO, SERIES, show
 from retrieval_lab.plots.documents import shared_metadata_diagram
 from retrieval_lab.plots.embeddings import vector_arrows, zero_vector_plot
+from retrieval_lab.plots.engines import quantization_bars, suite_grid
 from retrieval_lab.plots.loaders import blob_pipeline_diagram, eager_vs_lazy_bars
 from retrieval_lab.plots.meaning import attention_heatmap, similarity_heatmaps, topic_scatter
 from retrieval_lab.plots.pipeline import pipeline_diagram, score_bars
@@ -59,6 +60,7 @@ __all__ = [
     "merge_window_strip",
     "mmr_plane",
     "pipeline_diagram",
+    "quantization_bars",
     "recall_vs_latency",
     "run_timeline",
     "runnable_graph",
@@ -67,6 +69,7 @@ __all__ = [
     "shared_metadata_diagram",
     "show",
     "similarity_heatmaps",
+    "suite_grid",
     "swap_with_last_delete",
     "threshold_curves",
     "topic_scatter",
