@@ -12,6 +12,11 @@ A second table puts Qdrant's embedded local mode (``langchain-qdrant``'s ``Qdran
 ``QdrantClient(":memory:")``, notebook 12) beside the real ``InMemoryVectorStore`` and
 ``MatrixVectorStore``: n = 1 000 / 10 000 / 50 000, k = 4, the same single queries, one run.
 
+A third table puts notebook 14's ``QdrantEdgeVectorStore`` (Qdrant's Rust engine in this process,
+``qdrant-edge-py``) beside ``MatrixVectorStore`` and FAISS: exact search (``exact=True``) and its HNSW
+graph (m=16, ef_construct=100) at several ``hnsw_ef``, with recall@10 against FAISS flat, at n =
+10 000 and 100 000, k = 10, the same vectors and queries for every store of the table, one run.
+
 It prints a table of median latencies, the ratios measured side by side in this run, the bytes
 each query reads divided by its latency (effective GB/s) against this machine's memory bandwidth
 (a numpy streaming-read probe, measured in the same run), and ends with one ``summary:`` line.
@@ -22,7 +27,8 @@ is not dominated by embedding). Timed is ``similarity_search_with_score_by_vecto
 ``search``) with a query vector given as a Python list, as an embedding model returns it.
 
 Usage: ``python benchmarks/search_scaling.py [--sizes 1000,10000,100000,1000000] [--quick]``
-``[--qdrant-sizes 1000,10000,50000] [--qdrant-only] [--no-minilm]``.
+``[--qdrant-sizes 1000,10000,50000] [--qdrant-only] [--edge-sizes 10000,100000] [--edge-only]``
+``[--no-minilm]``.
 
 Last, ``minilm_speed.py`` times MiniLM (numpy) against sentence-transformers on the same 500 texts,
 and the summary line ends with their throughput ratio at the default threads and at 1 thread.
@@ -229,6 +235,132 @@ def run_qdrant(args: argparse.Namespace, d: int) -> None:
         print("  " + line)
 
 
+# ----------------------------------------------------------------------------- Qdrant Edge (notebook 14)
+
+EDGE_EF = (32, 64, 128, 256)
+EDGE_EF_SUMMARY = 64  # the hnsw_ef of the Qdrant Edge HNSW row in the table
+EDGE_M, EDGE_EF_CONSTRUCT = 16, 100  # a Qdrant server's default graph
+
+
+def edge_store(vectors: np.ndarray, folder: str) -> Any:
+    """Notebook 14's ``QdrantEdgeVectorStore`` holding ``vectors`` as texts "0".."n-1", its HNSW
+    graph built (``optimize()``) and walked at every n: both thresholds are lowered to 1 KB, since
+    the defaults would leave a segment below 10,000 KB a plain list, scanned by every query.
+
+    The shard lives in ``folder`` (on disk: 100 000 vectors would not fit a container's small
+    /dev/shm, where the store's own temporary folder would go).
+    """
+    import qdrant_edge as edge
+
+    from retrieval_lab.scratch.qdrant_engine import QdrantEdgeVectorStore
+
+    store = QdrantEdgeVectorStore(
+        RowEmbeddings(vectors, as_lists=False), path=folder,
+        hnsw_config=edge.HnswIndexConfig(m=EDGE_M, ef_construct=EDGE_EF_CONSTRUCT, full_scan_threshold=1),
+        optimizers=edge.EdgeOptimizersConfig(indexing_threshold=1),
+    )
+    texts = [str(i) for i in range(len(vectors))]
+    store.add_texts(texts, ids=texts, batch_size=2000)
+    store.shard.optimize()
+    return store
+
+
+def edge_search(store: Any, params: Any) -> Callable[[np.ndarray], list[str]]:
+    def search(query: np.ndarray) -> list[str]:
+        hits = store.similarity_search_with_score_by_vector(query.tolist(), k=K, search_params=params)
+        return [doc.id for doc, _ in hits]
+    return search
+
+
+def run_qdrant_edge(args: argparse.Namespace, d: int) -> None:
+    """Qdrant Edge (notebook 14's store over Qdrant's Rust engine), exact and HNSW, beside
+    MatrixVectorStore and FAISS on the same vectors and queries, k = 10, in one run. Every search
+    goes through its store's public API, as the stores of the first table do."""
+    import tempfile
+    from importlib.metadata import version
+
+    import faiss
+    import qdrant_edge as edge
+
+    from retrieval_lab.scratch.document import Document
+    from retrieval_lab.scratch.matrix_vectorstore import MatrixVectorStore
+
+    print(f"\nQdrant Edge beside MatrixVectorStore and FAISS: median latency of one query, k = {K}, d = {d} "
+          f"(qdrant-edge-py {version('qdrant-edge-py')}; HNSW m={EDGE_M}, ef_construct={EDGE_EF_CONSTRUCT})")
+    rng = np.random.default_rng(args.seed + 2)
+    results: list[Result] = []
+    sweeps: list[tuple[int, int, float, float]] = []  # (n, hnsw_ef, recall@10, median seconds)
+    agreement: list[str] = []
+    for n in args.edge_sizes:
+        vectors = unit_rows(rng, n, d)
+        queries = unit_rows(rng, args.queries, d)
+        flat = faiss.IndexFlatIP(d)
+        flat.add(vectors)
+        exact = [[str(i) for i in row] for row in flat.search(queries, K)[1]]
+        anchor = Result("FAISS IndexFlatIP (exact)", n)
+        anchor.seconds, answers = time_queries(faiss_search(flat), queries)
+        results.append(anchor)
+        timed: list[tuple[str, Callable[[np.ndarray], list[str]], str]] = []
+        if n <= args.hnsw_max_n:
+            hnsw = faiss.IndexHNSWFlat(d, 32, faiss.METRIC_INNER_PRODUCT)
+            hnsw.hnsw.efConstruction, hnsw.hnsw.efSearch = 40, EF_SUMMARY
+            build = time.perf_counter()
+            hnsw.add(vectors)
+            timed.append((f"FAISS HNSW (M=32, efSearch={EF_SUMMARY})", faiss_search(hnsw),
+                          f"built in {time.perf_counter() - build:.1f} s"))
+        build = time.perf_counter()
+        matrix = MatrixVectorStore(RowEmbeddings(vectors, as_lists=False))
+        matrix.add_documents([Document(str(i), id=str(i)) for i in range(n)])
+        timed.append(("MatrixVectorStore", store_search(matrix), f"built in {time.perf_counter() - build:.1f} s"))
+        with tempfile.TemporaryDirectory(prefix="bench-edge-") as folder:
+            build = time.perf_counter()
+            store = edge_store(vectors, folder)
+            built = f"built in {time.perf_counter() - build:.1f} s (graph included)"
+            timed.append(("Qdrant Edge exact", edge_search(store, edge.SearchParams(exact=True)), built))
+            for ef in EDGE_EF:
+                seconds, found = time_queries(edge_search(store, edge.SearchParams(hnsw_ef=ef)), queries)
+                sweeps.append((n, ef, recall_at_k(found, exact), statistics.median(seconds)))
+                if ef == EDGE_EF_SUMMARY:
+                    name = f"Qdrant Edge HNSW (m={EDGE_M}, ef_construct={EDGE_EF_CONSTRUCT}, hnsw_ef={ef})"
+                    results.append(Result(name, n, seconds, note=f"{built}, recall@10 {sweeps[-1][2]:.3f}"))
+            for name, search, note in timed:
+                result = Result(name, n, note=note)
+                result.seconds, found = time_queries(search, queries)
+                if "HNSW" in name:
+                    result.note += f", recall@10 {recall_at_k(found, exact):.3f}"
+                else:
+                    same = sum(a == e for a, e in zip(found, exact, strict=True))
+                    agreement.append(f"n={n:>9,}: {name}: top-10 == FAISS flat top-10 on {same}/{len(queries)} queries")
+                results.append(result)
+            store.close()
+        same = sum(a == e for a, e in zip(answers, exact, strict=True))
+        agreement.append(f"n={n:>9,}: FAISS IndexFlatIP (exact): top-10 == FAISS flat top-10 on {same}/{len(queries)} "
+                         "queries (the anchor against itself)")
+        del flat, matrix, store, vectors, timed
+        gc.collect()
+
+    print(f"{'n':>10}  {'store':<58} {'median ms':>10} {'queries':>8}  note")
+    for r in sorted(results, key=lambda r: (r.n, -r.median)):
+        print(f"{r.n:>10,}  {r.store:<58} {r.median * 1e3:>10.3f} {len(r.seconds):>8}  {r.note}")
+    print("\nratios, measured side by side in this run (printed, not asserted):")
+    for n in args.edge_sizes:
+        at = {r.store: r.median for r in results if r.n == n}
+        hnsw_name = next(s for s in at if s.startswith("Qdrant Edge HNSW"))
+        exact_time = at["Qdrant Edge exact"]
+        print(f"  n={n:>9,}: Qdrant Edge exact / MatrixVectorStore {exact_time / at['MatrixVectorStore']:6.2f}x · "
+              f"Qdrant Edge exact / FAISS flat {exact_time / at['FAISS IndexFlatIP (exact)']:6.2f}x · "
+              f"Qdrant Edge exact / Qdrant Edge HNSW {exact_time / at[hnsw_name]:6.2f}x")
+    print(f"\nQdrant Edge HNSW (m={EDGE_M}, ef_construct={EDGE_EF_CONSTRUCT}): recall@10 against exact, and speed, "
+          "as hnsw_ef grows:")
+    for n, ef, recall, seconds in sweeps:
+        print(f"  n={n:>9,} hnsw_ef={ef:>4}: recall@10 {recall:.3f} · {seconds * 1e3:8.3f} ms")
+    print("  (each search goes through the store: a Document per hit; random vectors are the hardest case for a"
+          " graph, and the graph is random too - Qdrant does not seed it - so recall moves a little between runs)")
+    print("\nanswers checked against FAISS flat (exact):")
+    for line in agreement:
+        print("  " + line)
+
+
 # ----------------------------------------------------------------------------- the run
 
 def label(n: int) -> str:
@@ -247,6 +379,11 @@ def _beside_this_file(name: str) -> Any:
 
 
 def run(args: argparse.Namespace) -> None:
+    if args.edge_only:
+        started = time.perf_counter()
+        run_qdrant_edge(args, args.dim)
+        print(f"total runtime {time.perf_counter() - started:.0f} s")
+        return
     if args.qdrant_only:
         started = time.perf_counter()
         run_qdrant(args, args.dim)
@@ -331,6 +468,8 @@ def run(args: argparse.Namespace) -> None:
     report(results, hnsw_rows, agreement, probe, args, d)
     if args.qdrant_sizes:
         run_qdrant(args, d)
+    if args.edge_sizes:
+        run_qdrant_edge(args, d)
     minilm_fields = ""
     if not args.no_minilm:
         print()
@@ -435,6 +574,10 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                         help="n of the Qdrant local-mode table, '' for none (default: those of 1000,10000,50000 "
                              "not above the largest of --sizes)")
     parser.add_argument("--qdrant-only", action="store_true", help="only the Qdrant local-mode table")
+    parser.add_argument("--edge-sizes", default=None,
+                        help="n of the Qdrant Edge table (notebook 14), '' for none (default: those of 10000,100000 "
+                             "not above the largest of --sizes)")
+    parser.add_argument("--edge-only", action="store_true", help="only the Qdrant Edge table")
     parser.add_argument("--no-minilm", action="store_true",
                         help="skip MiniLM against sentence-transformers (benchmarks/minilm_speed.py)")
     args = parser.parse_args(argv)
@@ -444,6 +587,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     if args.qdrant_sizes is None:
         args.qdrant_sizes = ",".join(str(q) for q in (1000, 10_000, 50_000) if q <= max(args.sizes))
     args.qdrant_sizes = sorted(int(q) for q in args.qdrant_sizes.split(",") if q.strip())
+    if args.edge_sizes is None:
+        args.edge_sizes = ",".join(str(e) for e in (10_000, 100_000) if e <= max(args.sizes))
+    args.edge_sizes = sorted(int(e) for e in args.edge_sizes.split(",") if e.strip())
     if args.summary_n not in args.sizes:
         parser.error(f"--summary-n {args.summary_n} must be one of --sizes {args.sizes}")
     return args
