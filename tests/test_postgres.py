@@ -235,3 +235,22 @@ def test_notebook_15_stops_its_server_in_its_last_code_cell():
     assert "server.stop()" in last
     printed = "".join("".join(o.get("text", "")) for o in code[-1]["outputs"])
     assert "running: False" in printed
+
+
+# ----------------------------------------------------------------------------- make bench
+
+
+def test_the_benchmarks_pgvector_table_runs_on_tiny_sizes(capsys):
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("search_scaling", ROOT / "benchmarks" / "search_scaling.py")
+    bench = importlib.util.module_from_spec(spec)
+    sys.modules["search_scaling"] = bench
+    spec.loader.exec_module(bench)
+    bench.main(["--pg-only", "--pg-sizes", "60,120", "--dim", "8", "--queries", "3"])
+    out = capsys.readouterr().out
+    for n in ("60", "120"):
+        for store in ("MatrixVectorStore", "pgvector exact (PGVectorStore)", "pgvector exact (plain SQL, psycopg)"):
+            assert f"n={n:>9}: {store}: top-10 == numpy's exact top-10 on 5/5 queries" in out
+    assert "pgvector HNSW (PGVectorStore, ef_search=40)" in out and "recall@10" in out
+    assert "ef_search= 200" in out and "PGVectorStore / plain SQL" in out
