@@ -14,8 +14,11 @@ import gc
 import hashlib
 import importlib.util
 import inspect
+import os
+import shutil
 import subprocess
 import sys
+import tempfile
 import uuid
 from pathlib import Path
 
@@ -159,6 +162,32 @@ def test_close_and_garbage_collection_delete_the_temporary_folder():
     del other
     gc.collect()
     assert not folder.exists()
+
+
+def test_the_memory_folder_is_used_only_when_it_has_a_gigabyte_free(tmp_path):
+    from retrieval_lab.scratch.qdrant_engine import _roomy
+
+    assert not _roomy(str(tmp_path / "missing"))
+    free = os.statvfs(tmp_path)
+    assert _roomy(str(tmp_path)) == (free.f_bavail * free.f_frsize >= 2**30)
+    if RAM_FOLDER is not None:
+        assert RAM_FOLDER == "/dev/shm" and _roomy("/dev/shm")
+
+
+def test_folders_of_processes_that_are_gone_are_deleted_by_the_next_store():
+    """A killed kernel (nbval stops kernels at once) runs no finalizer: its folders are swept."""
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True, check=True)
+    parent = Path(RAM_FOLDER or tempfile.gettempdir())
+    dead = parent / f"qdrant-edge-{gone.stdout.strip()}-leftover"
+    alive = parent / f"qdrant-edge-{os.getpid()}-mine"
+    for folder in (dead, alive):
+        (folder / "segments").mkdir(parents=True)
+    store = QdrantEdgeVectorStore(BagOfWords())
+    assert store.path.name.startswith(f"qdrant-edge-{os.getpid()}-")
+    assert not dead.exists() and alive.exists()
+    shutil.rmtree(alive)
+    store.close()
 
 
 def test_a_store_on_a_path_survives_closing_and_is_opened_again(tmp_path):

@@ -4,6 +4,7 @@
 
 # %% notebooks/14_qdrant_engine.ipynb, cell 7
 import os
+import shutil
 import tempfile
 import uuid
 import weakref
@@ -33,9 +34,18 @@ def point_id(doc_id: str) -> str:
 
 
 # %% notebooks/14_qdrant_engine.ipynb, cell 11
-#: A folder held in memory (Linux's /dev/shm) where there is one: the engine syncs every
-#: file it creates to disk (fsync), which costs nothing in memory.
-RAM_FOLDER = "/dev/shm" if os.access("/dev/shm", os.W_OK) else None
+def _roomy(folder: str) -> bool:
+    # writable, with a gigabyte free (Docker gives a container's /dev/shm 64 MB)
+    try:
+        stat = os.statvfs(folder)
+    except OSError:
+        return False
+    return os.access(folder, os.W_OK) and stat.f_bavail * stat.f_frsize >= 2**30
+
+
+#: A folder held in memory (Linux's /dev/shm) where there is room: the engine syncs
+#: every file it creates to disk (fsync), which costs nothing in memory.
+RAM_FOLDER = "/dev/shm" if _roomy("/dev/shm") else None
 
 
 def _close_edge_shard(held: dict[str, Any]) -> None:
@@ -47,6 +57,30 @@ def _close_edge_shard(held: dict[str, Any]) -> None:
 
 
 # %% notebooks/14_qdrant_engine.ipynb, cell 12
+def _running(pid: int) -> bool:
+    # whether a process with this id still runs (one of another user counts too)
+    try:
+        os.kill(pid, 0)  # signal 0 sends nothing: it only asks
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _edge_folder() -> tempfile.TemporaryDirectory:
+    # a new temporary folder named after this process, after deleting the folders
+    # of processes that are gone (a killed kernel cannot delete its own)
+    parent = Path(RAM_FOLDER or tempfile.gettempdir())
+    for old in parent.glob("qdrant-edge-*-*"):
+        pid = old.name.split("-")[2]
+        if pid.isdigit() and not _running(int(pid)):
+            shutil.rmtree(old, ignore_errors=True)
+    prefix = f"qdrant-edge-{os.getpid()}-"
+    return tempfile.TemporaryDirectory(prefix=prefix, dir=parent)
+
+
+# %% notebooks/14_qdrant_engine.ipynb, cell 13
 class QdrantEdgeVectorStore(VectorStore):
     """A LangChain vector store over Qdrant Edge: one shard of Qdrant's engine."""
 
@@ -61,7 +95,7 @@ class QdrantEdgeVectorStore(VectorStore):
         self.embedding, self.config, self.search_params = embedding, config, None
         self._held: dict[str, Any] = {}  # the open shard, and the temporary folder
         if path is None:
-            self._held["folder"] = tempfile.TemporaryDirectory(dir=RAM_FOLDER)
+            self._held["folder"] = _edge_folder()
             path = self._held["folder"].name
         self.path = Path(path)
         if (self.path / "edge_config.json").exists():  # a shard lives there: open it
@@ -69,7 +103,7 @@ class QdrantEdgeVectorStore(VectorStore):
         self._closer = weakref.finalize(self, _close_edge_shard, self._held)
 
 
-# %% notebooks/14_qdrant_engine.ipynb, cell 14
+# %% notebooks/14_qdrant_engine.ipynb, cell 15
 @add_to_class(QdrantEdgeVectorStore)
 @property
 def shard(self) -> Any:
@@ -91,7 +125,7 @@ def close(self) -> None:
     self._closer()
 
 
-# %% notebooks/14_qdrant_engine.ipynb, cell 15
+# %% notebooks/14_qdrant_engine.ipynb, cell 16
 @add_to_class(QdrantEdgeVectorStore)
 @classmethod
 def from_texts(
@@ -110,7 +144,7 @@ def embeddings(self) -> Embeddings:
     return self.embedding
 
 
-# %% notebooks/14_qdrant_engine.ipynb, cell 19
+# %% notebooks/14_qdrant_engine.ipynb, cell 20
 @add_to_class(QdrantEdgeVectorStore)
 def _document(self, point: Any) -> Document:
     """A fresh Document from a point's payload, with the id you gave back on it."""
@@ -141,7 +175,7 @@ def _to_filter(self, filter: Any) -> Any:
     return edge.Filter(must=conditions)
 
 
-# %% notebooks/14_qdrant_engine.ipynb, cell 21
+# %% notebooks/14_qdrant_engine.ipynb, cell 22
 @add_to_class(QdrantEdgeVectorStore)
 def similarity_search_with_score_by_vector(
     self, embedding: Sequence[float], k: int = 4, filter: Any = None,
@@ -161,7 +195,7 @@ def similarity_search_with_score_by_vector(
     return [(self._document(hit), hit.score) for hit in self.shard.query(request)]
 
 
-# %% notebooks/14_qdrant_engine.ipynb, cell 23
+# %% notebooks/14_qdrant_engine.ipynb, cell 24
 @add_to_class(QdrantEdgeVectorStore)
 def similarity_search_with_score(self, query: str, k: int = 4, **kwargs: Any) -> list:
     vector = self.embedding.embed_query(query)
@@ -188,7 +222,7 @@ def _select_relevance_score_fn(self) -> Any:
     return lambda score: (score + 1.0) / 2.0
 
 
-# %% notebooks/14_qdrant_engine.ipynb, cell 27
+# %% notebooks/14_qdrant_engine.ipynb, cell 28
 @add_to_class(QdrantEdgeVectorStore)
 def add_documents(
     self, documents: list[Document], ids: list[str] | None = None, *,
@@ -212,7 +246,7 @@ def add_documents(
     return used
 
 
-# %% notebooks/14_qdrant_engine.ipynb, cell 28
+# %% notebooks/14_qdrant_engine.ipynb, cell 29
 @add_to_class(QdrantEdgeVectorStore)
 def _point(self, doc_id: str, doc: Document, vector: np.ndarray) -> Any:
     """One point: the UUID, the vector, and a payload that keeps the id you gave."""
@@ -222,7 +256,7 @@ def _point(self, doc_id: str, doc: Document, vector: np.ndarray) -> Any:
     return edge.Point(point_id(doc_id), vector.tolist(), payload)
 
 
-# %% notebooks/14_qdrant_engine.ipynb, cell 33
+# %% notebooks/14_qdrant_engine.ipynb, cell 34
 @add_to_class(QdrantEdgeVectorStore)
 def get_by_ids(self, ids: Sequence[str], /) -> list[Document]:
     """The documents with these ids, in the order asked; ids not stored are skipped."""
@@ -244,7 +278,7 @@ def delete(self, ids: Sequence[str] | None = None, **kwargs: Any) -> bool:
     return True
 
 
-# %% notebooks/14_qdrant_engine.ipynb, cell 36
+# %% notebooks/14_qdrant_engine.ipynb, cell 37
 @add_to_class(QdrantEdgeVectorStore)
 def max_marginal_relevance_search(
     self, query: str, k: int = 4, fetch_k: int = 20, lambda_mult: float = 0.5,
