@@ -143,6 +143,10 @@ CASES: dict[str, Callable[[], Figure]] = {
     "quantization_bars": lambda: plots.quantization_bars(
         {"float32": (1536, 1.0), "int8": (388, 0.98)}
     ),
+    "attention_heatmap": lambda: plots.attention_heatmap(
+        ["a", "b"], [[0.7, 0.3], [0.4, 0.6]], highlight=(0, 1)
+    ),
+    "topic_scatter": lambda: plots.topic_scatter([[0, 1], [1, 0]], ["p", "q"], labels=["x", "y"]),
     "threshold_curves": lambda: plots.threshold_curves(
         [0.2, 0.4], {"precision": [0.3, 0.7], "recall": [0.8, 0.4]}, chosen=0.3
     ),

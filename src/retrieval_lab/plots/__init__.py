@@ -7,10 +7,10 @@ text. Colours come only from ``_style``'s Okabe-Ito palette (``tests/test_palett
 
 from retrieval_lab.plots._style import COLORS, DIVERGING, GREYS, OKABE_ITO, SERIES, show
 from retrieval_lab.plots.documents import shared_metadata_diagram
-from retrieval_lab.plots.embeddings import vector_arrows, zero_vector_plot
+from retrieval_lab.plots.embeddings import similarity_heatmaps, vector_arrows, zero_vector_plot
 from retrieval_lab.plots.engines import quantization_bars, suite_grid
 from retrieval_lab.plots.loaders import blob_pipeline_diagram, eager_vs_lazy_bars
-from retrieval_lab.plots.meaning import attention_heatmap, similarity_heatmaps, topic_scatter
+from retrieval_lab.plots.meaning import attention_heatmap, topic_scatter
 from retrieval_lab.plots.pipeline import pipeline_diagram, score_bars
 from retrieval_lab.plots.quality import (
     at_k_curves,
