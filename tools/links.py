@@ -21,6 +21,7 @@ re-execute), and only when you run it.
 from __future__ import annotations
 
 import argparse
+import ast
 import re
 import tomllib
 from dataclasses import dataclass
@@ -362,16 +363,30 @@ def title_of(nb) -> tuple[str, str]:
     return match.group(1), match.group(2)
 
 
-def built_classes(notebook: Path) -> list[str]:
-    """The classes the notebook exports to ``retrieval_lab.scratch``, in the order it defines them."""
-    import ast
-
+def built_classes(notebook: Path, kind: type = ast.ClassDef) -> list[str]:
+    """The public classes (or, with ``kind=ast.FunctionDef``, functions) the notebook exports to
+    ``retrieval_lab.scratch``, in the order it defines them."""
     from tools.nbtools import exported_source
 
     source = exported_source(notebook)
     if source is None:
         return []
-    return [n.name for n in ast.parse(source).body if isinstance(n, ast.ClassDef) and not n.name.startswith("_")]
+    return [n.name for n in ast.parse(source).body if isinstance(n, kind) and not n.name.startswith("_")]
+
+
+def what_you_build(notebook: Path, nb) -> str:
+    """The README's "you build" cell: the notebook's own words (metadata ``retrieval_lab.builds``)
+    when it builds no scratch class, else its exported classes, else its exported functions."""
+    classes = built_classes(notebook)
+    if classes:
+        return ", ".join(f"`{c}`" for c in classes)
+    said = nb.metadata.get("retrieval_lab", {}).get("builds")
+    if said:
+        return said
+    functions = built_classes(notebook, ast.FunctionDef)
+    if functions:
+        return ", ".join(f"`{f}`" for f in functions)
+    return "nothing yet: the real classes, end to end"
 
 
 def notebook_table(notebooks: list[Path], repo: Repository) -> str:
@@ -380,8 +395,7 @@ def notebook_table(notebooks: list[Path], repo: Repository) -> str:
     for path in notebooks:
         nb = _read(path)
         number, title = title_of(nb)
-        classes = built_classes(path)
-        built = ", ".join(f"`{c}`" for c in classes) if classes else "nothing yet: the real classes, end to end"
+        built = what_you_build(path, nb)
         minutes = nb.metadata.get("retrieval_lab", {})
         time = f"{minutes.get('teach_minutes', '?')} + {minutes.get('exercise_minutes', '?')} min"
         rows.append(f"| {number} | [{title}](notebooks/{path.name}) | {built} | {time} | {repo.badge(path.name)} |")
