@@ -290,10 +290,9 @@ import sys
 
 try:
     import google.colab  # only Colab has it
-    on_colab = True
 except ImportError:
-    on_colab = False
-if on_colab and not importlib.util.find_spec("{installed_last}"):
+    google = None  # not on Colab
+if google and not importlib.util.find_spec("{installed_last}"):
     print("Colab: installing the course's packages, about a minute the first time...")
     source = "{repo.install_source()}"
     course = os.environ.get("RETRIEVAL_LAB_INSTALL_SOURCE") or source
