@@ -71,17 +71,17 @@ execute: venv
 	$(BIN)/python -m tools.nbtools export
 	$(BIN)/python -m tools.nbtools execute $(NB)
 
-# Everything, on both cores: pytest-xdist runs the test files and notebooks in 2 workers, one
+# Everything, on both cores: pytest-xdist runs the test files and notebooks in 3 workers, one
 # scope at a time (a notebook's cells, a test module, or a class: the browser test's two halves).
-# Two workers, not three: measured warm here, -n 3 took 230 s wall and 407 s of CPU, -n 2 197 s
-# and 355 s (a third worker only makes Chromium, kernels and workers fight for the two cores).
-# Both cores stay busy for the whole run, so the time is the CPU it spends: 135-165 s wall for
-# 244-298 s of CPU (2026-12-04, quiet to busy host).
+# Three workers since the course has 16 notebooks: each browser half holds a worker for about two
+# minutes while its kernel and Chromium do the work, and with two workers nothing else could run
+# meanwhile (2026-12-04, quiet host: -n 2 took 213 s wall for 288 s of CPU, the cores a third
+# idle; -n 3 179 s for 257 s). With 12 notebooks, -n 2 had been the faster (197 s against 230 s).
 # Every notebook runs twice: nbval on this CPU, and the browser test in JupyterLab with numpy's
 # sort as another CPU runs it, comparing outputs with the stored ones by nbval's rules. Without
 # Chromium (a learner's machine) the browser test skips, so the other-CPU nbval pass runs instead.
-XDIST ?= -n 2 --dist loadscope
-# One BLAS thread per process: the two workers (and the kernels and Chromium they start) already
+XDIST ?= -n 3 --dist loadscope
+# One BLAS thread per process: the workers (and the kernels and Chromium they start) already
 # keep both cores busy, and OpenBLAS's threads, spinning while they wait for a core, made MiniLM's
 # matrix products 2-3x slower (notebook 05 under load: 35.7 s with two BLAS threads, 16.4 s with
 # one, measured side by side 2026-12-04). No stored output depends on it: the thread count is
