@@ -344,9 +344,7 @@ def run_qdrant_edge(args: argparse.Namespace, d: int) -> None:
         del flat, matrix, store, vectors, timed
         gc.collect()
 
-    print(f"{'n':>10}  {'store':<58} {'median ms':>10} {'queries':>8}  note")
-    for r in sorted(results, key=lambda r: (r.n, -r.median)):
-        print(f"{r.n:>10,}  {r.store:<58} {r.median * 1e3:>10.3f} {len(r.seconds):>8}  {r.note}")
+    print_latency_table(results, store_width=58)
     print("\nratios, measured side by side in this run (printed, not asserted):")
     for n in args.edge_sizes:
         at = {r.store: r.median for r in results if r.n == n}
@@ -477,9 +475,7 @@ def run_pgvector(args: argparse.Namespace, d: int) -> None:
             del store, tuned, matrix, vectors, timed
             gc.collect()
 
-    print(f"{'n':>10}  {'store':<42} {'median ms':>10} {'queries':>8}  note")
-    for r in sorted(results, key=lambda r: (r.n, -r.median)):
-        print(f"{r.n:>10,}  {r.store:<42} {r.median * 1e3:>10.3f} {len(r.seconds):>8}  {r.note}")
+    print_latency_table(results, store_width=42)
     print("\nratios, measured side by side in this run (printed, not asserted):")
     for n in args.pg_sizes:
         at = {r.store: r.median for r in results if r.n == n}
@@ -503,6 +499,13 @@ def run_pgvector(args: argparse.Namespace, d: int) -> None:
 
 def label(n: int) -> str:
     return f"{n // 1_000_000}M" if n % 1_000_000 == 0 else f"{n // 1000}k" if n % 1000 == 0 else str(n)
+
+
+def print_latency_table(results: list[Result], store_width: int) -> None:
+    """One row per (n, store), slowest first within each n: median latency, query count, note."""
+    print(f"{'n':>10}  {'store':<{store_width}} {'median ms':>10} {'queries':>8}  note")
+    for r in sorted(results, key=lambda r: (r.n, -r.median)):
+        print(f"{r.n:>10,}  {r.store:<{store_width}} {r.median * 1e3:>10.3f} {len(r.seconds):>8}  {r.note}")
 
 
 def _beside_this_file(name: str) -> Any:

@@ -9,11 +9,9 @@ unstable argsort may.
 
 from __future__ import annotations
 
-import importlib.util
 import itertools
 import json
 import math
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -516,11 +514,8 @@ def test_as_retriever_returns_what_the_real_retriever_returns():
 # ----------------------------------------------------------------------------- the benchmark runs
 
 
-def test_the_benchmark_runs_end_to_end_on_tiny_sizes(capsys):
-    spec = importlib.util.spec_from_file_location("search_scaling", ROOT / "benchmarks" / "search_scaling.py")
-    bench = importlib.util.module_from_spec(spec)
-    sys.modules["search_scaling"] = bench
-    spec.loader.exec_module(bench)
+def test_the_benchmark_runs_end_to_end_on_tiny_sizes(capsys, search_scaling):
+    bench = search_scaling
     bench.main(
         [
             "--sizes",

@@ -250,13 +250,8 @@ def test_notebook_15_stops_its_server_in_its_last_code_cell():
 # ----------------------------------------------------------------------------- make bench
 
 
-def test_the_benchmarks_pgvector_table_runs_on_tiny_sizes(capsys):
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("search_scaling", ROOT / "benchmarks" / "search_scaling.py")
-    bench = importlib.util.module_from_spec(spec)
-    sys.modules["search_scaling"] = bench
-    spec.loader.exec_module(bench)
+def test_the_benchmarks_pgvector_table_runs_on_tiny_sizes(capsys, search_scaling):
+    bench = search_scaling
     bench.main(["--pg-only", "--pg-sizes", "60,120", "--dim", "8", "--queries", "3"])
     out = capsys.readouterr().out
     for n in ("60", "120"):

@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import gc
 import hashlib
-import importlib.util
 import inspect
 import os
 import shutil
@@ -328,11 +327,8 @@ def test_below_full_scan_threshold_the_planner_scans_and_hnsw_ef_below_k_is_rais
 # ----------------------------------------------------------------------------- make bench
 
 
-def test_the_benchmarks_qdrant_edge_table_runs_on_tiny_sizes(capsys):
-    spec = importlib.util.spec_from_file_location("search_scaling", ROOT / "benchmarks" / "search_scaling.py")
-    bench = importlib.util.module_from_spec(spec)
-    sys.modules["search_scaling"] = bench
-    spec.loader.exec_module(bench)
+def test_the_benchmarks_qdrant_edge_table_runs_on_tiny_sizes(capsys, search_scaling):
+    bench = search_scaling
     bench.main(["--edge-only", "--edge-sizes", "200,400", "--dim", "8", "--queries", "5"])
     out = capsys.readouterr().out
     for store in ("Qdrant Edge exact", "MatrixVectorStore", "FAISS IndexFlatIP (exact)"):

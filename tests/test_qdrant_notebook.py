@@ -6,8 +6,6 @@ new version that changes the behaviour fails here with a name, not as an nbval d
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 import uuid
 import warnings
 from pathlib import Path
@@ -146,11 +144,8 @@ def test_index_keeps_a_qdrant_store_in_sync():
     assert store.client.count("pets").count == 2
 
 
-def test_the_benchmarks_qdrant_table_runs_on_tiny_sizes(capsys):
-    spec = importlib.util.spec_from_file_location("search_scaling", ROOT / "benchmarks" / "search_scaling.py")
-    bench = importlib.util.module_from_spec(spec)
-    sys.modules["search_scaling"] = bench
-    spec.loader.exec_module(bench)
+def test_the_benchmarks_qdrant_table_runs_on_tiny_sizes(capsys, search_scaling):
+    bench = search_scaling
     bench.main(["--qdrant-only", "--qdrant-sizes", "50,100", "--dim", "8", "--queries", "3"])
     out = capsys.readouterr().out
     for store in ("Qdrant local mode (:memory:)", "InMemoryVectorStore (real)", "MatrixVectorStore"):
