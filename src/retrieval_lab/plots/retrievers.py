@@ -376,12 +376,11 @@ def score_histograms(
                 continue
             color, hatch, linestyle, zorder = _PAIR_STYLES[kind]
             weights = [1 / len(scores)] * len(scores)
-            ax.hist(
+            _, _, patches = ax.hist(
                 [float(s) for s in scores],
                 bins=edges,
                 weights=weights,
                 histtype="stepfilled",
-                facecolor=to_rgba(color, 0.35),
                 edgecolor=color,
                 hatch=hatch,
                 linestyle=linestyle,
@@ -389,6 +388,8 @@ def score_histograms(
                 zorder=zorder,  # relevant bars in front, where the groups overlap
                 label=f"{kind} pairs ({len(scores)})",
             )
+            for patch in patches:  # set after: matplotlib 3.10's hist (Colab's) reads an RGBA
+                patch.set_facecolor(to_rgba(color, 0.35))  # facecolor as one colour per patch
         if threshold is not None:
             ax.axvline(
                 threshold,
