@@ -33,7 +33,7 @@ help:
 	@echo "make lint     the fast checks: ruff, notebook guards, export sync (no kernel)"
 	@echo "make execute  re-run notebooks in place (NB=notebooks/01_document.ipynb for one)"
 	@echo "make export   write the notebooks' export cells to src/retrieval_lab/scratch/"
-	@echo "make quick    the edit loop (about 20 s): ruff, guards, export sync, unit and equivalence tests"
+	@echo "make quick    the edit loop (about 30 s): ruff, guards, export sync, unit and equivalence tests"
 	@echo "make site     the course website in build/site (from the stored notebooks, offline)"
 	@echo "make colab-check  run every notebook as on Colab (needs the package registries)"
 	@echo "make canary   the course against the newest langchain-core 1.x -> docs/drift.md"
