@@ -251,13 +251,16 @@ def test_normalise_makes_stored_outputs_portable():
         new_output("stream", name="stdout", text="a\n"),
         new_output("stream", name="stdout", text="b\n"),
         new_output("error", ename="ZeroDivisionError", evalue="division by zero",
-                   traceback=["File /opt/x/.venv/lib/python3.12/site-packages/m.py:1", f"File {ROOT}/src/m.py:2"]),
+                   traceback=["File /opt/x/.venv/lib/python3.12/site-packages/m.py:1", f"File {ROOT}/src/m.py:2",
+                              "File ~/.pyenv/versions/3.11.7/lib/python3.11/pathlib.py:1058, in Path.read_text"]),
     ]
     nb = new_notebook(cells=[cell], metadata={"widgets": {"state": {}}})
     normalise(nb)
     assert [o["output_type"] for o in cell.outputs] == ["stream", "error"]
     assert cell.outputs[0]["text"] == "a\nb\n"
-    assert cell.outputs[1]["traceback"] == ["File site-packages/m.py:1", "File src/m.py:2"]
+    assert cell.outputs[1]["traceback"] == [
+        "File site-packages/m.py:1", "File src/m.py:2", "File python3.11/pathlib.py:1058, in Path.read_text"
+    ]
     assert "execution" not in cell.metadata and "widgets" not in nb.metadata
     assert nb.metadata["kernelspec"]["name"] == "retrieval-lab"
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import re
 
 import nbformat
 import pytest
@@ -86,3 +87,35 @@ def test_cells_tagged_ignore_output_are_left_out(stored):
 def test_a_run_of_another_length_is_refused_with_the_counts(stored):
     with pytest.raises(ValueError, match=r"shows 1 cells, the stored notebook has \d+"):
         differences(stored, [[]])
+
+
+# A path of this machine in a stored output: a home (~/ or /root/, /home/), a temporary or work
+# folder, or an interpreter's own install. `make execute` strips site-packages, the standard library
+# and the repository root (tools.nbtools._portable); anything else would change on every machine.
+_MACHINE_PATH = re.compile(r"(?<![\w.])(~/|/root/|/home/|/tmp/|/work/|/opt/|/usr/lib/python|\.pyenv/)")
+
+
+def machine_paths(nb) -> list[str]:
+    """Each stored text output (pictures aside) that shows a machine path, as 'cell N: …'."""
+    found = []
+    for i, cell in enumerate(nb.cells):
+        for out in cell.get("outputs", []):
+            texts = [out.get("text", ""), out.get("evalue", ""), *out.get("traceback", [])]
+            texts += [v for k, v in out.get("data", {}).items() if not k.startswith("image/")]
+            for text in texts:
+                text = "".join(text) if isinstance(text, list) else str(text)
+                if match := _MACHINE_PATH.search(text):
+                    found.append(f"cell {i}: …{text[max(0, match.start() - 30):match.end() + 30]}…")
+    return found
+
+
+@pytest.mark.parametrize("notebook", course_notebooks(), ids=lambda p: p.stem)
+def test_no_stored_output_shows_a_machine_path(notebook):
+    assert machine_paths(nbformat.read(notebook, as_version=4)) == []
+
+
+def test_a_machine_path_is_found(stored):
+    planted = copy.deepcopy(stored)
+    cell = next(c for c in planted.cells if c.cell_type == "code")
+    cell.outputs = [nbformat.v4.new_output("stream", name="stdout", text="File ~/.pyenv/x/lib/a.py\n")]
+    assert machine_paths(planted) and "~/.pyenv" in machine_paths(planted)[0]

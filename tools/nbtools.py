@@ -353,11 +353,14 @@ def guard_problems(notebook: Path) -> list[str]:
 # --------------------------------------------------------------------------- execute
 
 _SITE_PACKAGES = re.compile(r"/[^\s\x1b\"']*?/site-packages/")
+# The standard library, as IPython prints it (home shortened to ~): ~/.pyenv/…/lib/python3.11/.
+_STDLIB = re.compile(r"(?:~|/)[^\s\x1b\"']*?/lib/(python3\.\d+)/")
 
 
 def _portable(line: str) -> str:
     """A traceback line without this machine's paths, so a re-run elsewhere gives the same file."""
-    return _SITE_PACKAGES.sub("site-packages/", line).replace(f"{ROOT}/", "")
+    line = _SITE_PACKAGES.sub("site-packages/", line)
+    return _STDLIB.sub(r"\1/", line).replace(f"{ROOT}/", "")
 
 
 def _coalesced(outputs: list) -> list:
