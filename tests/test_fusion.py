@@ -1,4 +1,4 @@
-"""Notebook 13's reciprocal-rank fusion against langchain-classic's real EnsembleRetriever.
+"""Notebook 14's reciprocal-rank fusion against langchain-classic's real EnsembleRetriever.
 
 EnsembleRetriever (langchain_classic/retrievers/ensemble.py, ``weighted_reciprocal_rank``) adds
 ``weight / (rank + c)`` for each list a document is in, list by list; it keys a document by its
@@ -69,7 +69,7 @@ def test_ties_keep_the_order_of_first_appearance():
 
 
 def test_the_real_one_merges_different_ids_with_the_same_text_unless_given_id_key():
-    """The surprise notebook 13 shows: two chunks with one text are one document to it."""
+    """The surprise notebook 14 shows: two chunks with one text are one document to it."""
     same_text = {"d1": "the same words", "d2": "the same words"}
     merged = real_fusion([["d1", "d3"], ["d2", "d3"]], text=same_text)
     assert [d.id for d in merged] == ["d1", "d3"]  # d2 folded into d1, and d1 gained its score

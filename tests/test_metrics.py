@@ -1,4 +1,4 @@
-"""Notebook 13's metrics against trec_eval (pytrec_eval) on random runs with graded labels.
+"""Notebook 14's metrics against trec_eval (pytrec_eval) on random runs with graded labels.
 
 Each metric is defined once in the notebook (exported to ``retrieval_lab.scratch``); here
 hypothesis feeds the same random rankings and judgments - grades 0 to 3, judged documents that

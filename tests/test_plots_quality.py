@@ -1,4 +1,4 @@
-"""Unit tests for the pictures of notebook 13 (measuring retrieval)."""
+"""Unit tests for the pictures of notebook 14 (measuring retrieval)."""
 
 from __future__ import annotations
 

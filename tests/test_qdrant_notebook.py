@@ -1,4 +1,4 @@
-"""What notebook 12 teaches about Qdrant, checked on the pinned langchain-qdrant and qdrant-client.
+"""What notebook 13 teaches about Qdrant, checked on the pinned langchain-qdrant and qdrant-client.
 
 Each test is one claim of the notebook, run in Qdrant's local mode (no server, no network), so a
 new version that changes the behaviour fails here with a name, not as an nbval diff.

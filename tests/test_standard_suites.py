@@ -72,15 +72,15 @@ class TestScratchMatrixVectorStore(VectorStoreIntegrationTests):
         return MatrixVectorStore(self.get_embeddings())
 
 
-# Qdrant local mode (notebook 12) passes 9 of 25, for two of Qdrant's own rules, both taught in
-# notebook 12. Each failure is expected (strict: if one starts passing, the count is stale).
+# Qdrant local mode (notebook 13) passes 9 of 25, for two of Qdrant's own rules, both taught in
+# notebook 13. Each failure is expected (strict: if one starts passing, the count is stale).
 _QDRANT_ID_RULE = (
     "Qdrant takes only UUIDs or unsigned integers as point ids; the suite uses ids such as '1' "
-    "(notebook 12, 'ids')"
+    "(notebook 13, 'ids')"
 )
 _QDRANT_NO_DOCUMENT_ID = (
     "langchain-qdrant 1.1.0 returns documents with Document.id unset and the id in "
-    "metadata['_id'], so they never equal the suite's Document(id=...) (notebook 12)"
+    "metadata['_id'], so they never equal the suite's Document(id=...) (notebook 13)"
 )
 _QDRANT_EXPECTED_FAILURES = {
     **{name: _QDRANT_ID_RULE for name in (

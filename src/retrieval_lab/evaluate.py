@@ -3,10 +3,10 @@
 Reads a question file (graded relevance as character spans of ``python_reference()`` topics),
 labels the passages of ``python_reference_chunks()`` from the spans, runs every retriever on
 every question and prints one row per retriever: hit rate, recall@k, MRR and nDCG@k, each with a
-95 % paired-bootstrap interval. Notebook 13 calls the same functions; it runs offline.
+95 % paired-bootstrap interval. Notebook 14 calls the same functions; it runs offline.
 
 This module is an application at the top of the course's stack: it scores with the metrics and
-the fusion that notebook 13 builds, and with notebook 09's BM25, so it imports
+the fusion that notebook 14 builds, and with notebook 09's BM25, so it imports
 ``retrieval_lab.scratch`` - inside its functions, never at module top, so that importing the
 helper package never imports the scratch modules (docs/architecture.md).
 
@@ -358,7 +358,7 @@ def hybrid_ranker(
     rankers: Sequence[Ranker], weights: Sequence[float] | None = None, c: int = 60,
     depth: int = DEPTH,
 ) -> Ranker:
-    """Reciprocal-rank fusion of several retrievers (notebook 13's, EnsembleRetriever's rule)."""
+    """Reciprocal-rank fusion of several retrievers (notebook 14's, EnsembleRetriever's rule)."""
     from retrieval_lab.scratch.measuring_retrieval import reciprocal_rank_fusion
 
     def rank(question: str) -> list[str]:

@@ -1,4 +1,4 @@
-"""Pictures of notebook 13 (measuring retrieval): metrics against k, per-question wins and
+"""Pictures of notebook 14 (measuring retrieval): metrics against k, per-question wins and
 losses, the chunk-size × overlap grid, precision and recall against a score threshold."""
 
 from __future__ import annotations

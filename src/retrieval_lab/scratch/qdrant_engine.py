@@ -1,8 +1,8 @@
-# GENERATED from notebooks/14_qdrant_engine.ipynb by `make export`: do not edit.
+# GENERATED from notebooks/15_qdrant_engine.ipynb by `make export`: do not edit.
 # Edit the notebook's cells tagged "export", run them, then run `make export`.
 # Each part starts with `# %% <notebook>, cell K` (K counts every cell from 0).
 
-# %% notebooks/14_qdrant_engine.ipynb, cell 7
+# %% notebooks/15_qdrant_engine.ipynb, cell 7
 import os
 import shutil
 import tempfile
@@ -33,7 +33,7 @@ def point_id(doc_id: str) -> str:
     return str(uuid.uuid5(NAMESPACE, str(doc_id)))
 
 
-# %% notebooks/14_qdrant_engine.ipynb, cell 11
+# %% notebooks/15_qdrant_engine.ipynb, cell 11
 def _roomy(folder: str) -> bool:
     # writable, with a gigabyte free (Docker gives a container's /dev/shm 64 MB)
     try:
@@ -56,7 +56,7 @@ def _close_edge_shard(held: dict[str, Any]) -> None:
         held.pop("folder").cleanup()
 
 
-# %% notebooks/14_qdrant_engine.ipynb, cell 12
+# %% notebooks/15_qdrant_engine.ipynb, cell 12
 def _running(pid: int) -> bool:
     # whether a process with this id still runs (one of another user counts too)
     try:
@@ -80,7 +80,7 @@ def _edge_folder() -> tempfile.TemporaryDirectory:
     return tempfile.TemporaryDirectory(prefix=prefix, dir=parent)
 
 
-# %% notebooks/14_qdrant_engine.ipynb, cell 13
+# %% notebooks/15_qdrant_engine.ipynb, cell 13
 class QdrantEdgeVectorStore(VectorStore):
     """A LangChain vector store over Qdrant Edge: one shard of Qdrant's engine."""
 
@@ -103,7 +103,7 @@ class QdrantEdgeVectorStore(VectorStore):
         self._closer = weakref.finalize(self, _close_edge_shard, self._held)
 
 
-# %% notebooks/14_qdrant_engine.ipynb, cell 15
+# %% notebooks/15_qdrant_engine.ipynb, cell 15
 @add_to_class(QdrantEdgeVectorStore)
 @property
 def shard(self) -> Any:
@@ -125,7 +125,7 @@ def close(self) -> None:
     self._closer()
 
 
-# %% notebooks/14_qdrant_engine.ipynb, cell 16
+# %% notebooks/15_qdrant_engine.ipynb, cell 16
 @add_to_class(QdrantEdgeVectorStore)
 @classmethod
 def from_texts(
@@ -144,7 +144,7 @@ def embeddings(self) -> Embeddings:
     return self.embedding
 
 
-# %% notebooks/14_qdrant_engine.ipynb, cell 20
+# %% notebooks/15_qdrant_engine.ipynb, cell 20
 @add_to_class(QdrantEdgeVectorStore)
 def _document(self, point: Any) -> Document:
     """A fresh Document from a point's payload, with the id you gave back on it."""
@@ -175,7 +175,7 @@ def _to_filter(self, filter: Any) -> Any:
     return edge.Filter(must=conditions)
 
 
-# %% notebooks/14_qdrant_engine.ipynb, cell 22
+# %% notebooks/15_qdrant_engine.ipynb, cell 22
 @add_to_class(QdrantEdgeVectorStore)
 def similarity_search_with_score_by_vector(
     self, embedding: Sequence[float], k: int = 4, filter: Any = None,
@@ -195,7 +195,7 @@ def similarity_search_with_score_by_vector(
     return [(self._document(hit), hit.score) for hit in self.shard.query(request)]
 
 
-# %% notebooks/14_qdrant_engine.ipynb, cell 24
+# %% notebooks/15_qdrant_engine.ipynb, cell 24
 @add_to_class(QdrantEdgeVectorStore)
 def similarity_search_with_score(self, query: str, k: int = 4, **kwargs: Any) -> list:
     vector = self.embedding.embed_query(query)
@@ -222,7 +222,7 @@ def _select_relevance_score_fn(self) -> Any:
     return lambda score: (score + 1.0) / 2.0
 
 
-# %% notebooks/14_qdrant_engine.ipynb, cell 28
+# %% notebooks/15_qdrant_engine.ipynb, cell 28
 @add_to_class(QdrantEdgeVectorStore)
 def add_documents(
     self, documents: list[Document], ids: list[str] | None = None, *,
@@ -246,7 +246,7 @@ def add_documents(
     return used
 
 
-# %% notebooks/14_qdrant_engine.ipynb, cell 29
+# %% notebooks/15_qdrant_engine.ipynb, cell 29
 @add_to_class(QdrantEdgeVectorStore)
 def _point(self, doc_id: str, doc: Document, vector: np.ndarray) -> Any:
     """One point: the UUID, the vector, and a payload that keeps the id you gave."""
@@ -256,7 +256,7 @@ def _point(self, doc_id: str, doc: Document, vector: np.ndarray) -> Any:
     return edge.Point(point_id(doc_id), vector.tolist(), payload)
 
 
-# %% notebooks/14_qdrant_engine.ipynb, cell 34
+# %% notebooks/15_qdrant_engine.ipynb, cell 34
 @add_to_class(QdrantEdgeVectorStore)
 def get_by_ids(self, ids: Sequence[str], /) -> list[Document]:
     """The documents with these ids, in the order asked; ids not stored are skipped."""
@@ -278,7 +278,7 @@ def delete(self, ids: Sequence[str] | None = None, **kwargs: Any) -> bool:
     return True
 
 
-# %% notebooks/14_qdrant_engine.ipynb, cell 37
+# %% notebooks/15_qdrant_engine.ipynb, cell 37
 @add_to_class(QdrantEdgeVectorStore)
 def max_marginal_relevance_search(
     self, query: str, k: int = 4, fetch_k: int = 20, lambda_mult: float = 0.5,
