@@ -46,10 +46,12 @@ def test_an_89_character_line_fails(tmp_path):
     assert any("over 88 characters" in p for p in problems), problems
 
 
-def test_a_stated_time_under_the_estimate_fails(tmp_path):
-    prose = " ".join(["word"] * 1200)  # 8 minutes of reading: the estimate is 10
+def test_a_stated_time_other_than_the_estimate_fails(tmp_path):
+    prose = " ".join(["word"] * 800)  # 7.3 minutes of reading: the estimate is 10
     problems = nbtools.guard_problems(notebook(tmp_path, ["x = 1"], prose=prose, teach=5))
-    assert any("needs at least 10" in p for p in problems), problems
+    assert any("needs 10 / 0" in p for p in problems), problems
+    problems = nbtools.guard_problems(notebook(tmp_path, ["x = 1"], prose=prose, teach=15))
+    assert any("needs 10 / 0" in p for p in problems), problems  # too generous is wrong too
 
 
 def test_header_and_metadata_must_agree_on_the_time(tmp_path):
@@ -57,25 +59,61 @@ def test_header_and_metadata_must_agree_on_the_time(tmp_path):
     nb = nbformat.read(path, as_version=4)
     nb.metadata["retrieval_lab"]["teach_minutes"] = 15
     nbformat.write(nb, path)
-    assert any("states None" in p for p in nbtools.guard_problems(path))
+    assert any("states teach None" in p for p in nbtools.guard_problems(path))
 
 
 @pytest.mark.parametrize(
     ("words", "code_lines", "expected"),
-    [(0, 0, 5), (150, 15, 5), (751, 0, 10), (1500, 150, 20), (3000, 151, 35)],
+    [(0, 0, 5), (110, 10, 5), (551, 0, 10), (1100, 100, 20), (2200, 101, 35)],
 )
-def test_the_estimate_is_words_over_150_plus_code_over_15_rounded_up_to_5(words, code_lines, expected):
+def test_the_estimate_is_words_over_110_plus_code_over_10_rounded_up_to_5(words, code_lines, expected):
     nb = nbformat.v4.new_notebook()
     nb.cells = [nbformat.v4.new_markdown_cell(" ".join(["w"] * words))]
     nb.cells.append(nbformat.v4.new_code_cell("\n".join(["x = 1"] * code_lines)))
     assert nbtools.teach_estimate(nb) == expected
 
 
-def test_every_course_notebook_states_an_honest_time():
+def _with_deep_dive(path: Path, words: int, collapsed: bool = True) -> None:
+    nb = nbformat.read(path, as_version=4)
+    heading = nbformat.v4.new_markdown_cell("## Deep dive: more\n\n" + " ".join(["w"] * words))
+    if collapsed:
+        heading.metadata["jp-MarkdownHeadingCollapsed"] = True
+    nb.cells.append(heading)
+    nbformat.write(nb, path)
+
+
+def test_a_core_over_an_hour_fails_and_a_deep_dive_is_timed_apart(tmp_path):
+    long = " ".join(["word"] * 6700)  # 61 minutes of reading
+    problems = nbtools.guard_problems(notebook(tmp_path, ["x = 1"], prose=long, teach=65))
+    assert any("over the course's 60" in p for p in problems), problems
+    path = notebook(tmp_path, ["x = 1"], prose="Some words.", teach=5)
+    _with_deep_dive(path, 6700)
+    nb = nbformat.read(path, as_version=4)
+    assert (nbtools.teach_estimate(nb), nbtools.deep_dive_estimate(nb)) == (5, 65)
+    nbtools.write_times(path)
+    nb = nbformat.read(path, as_version=4)
+    assert "deep dives 65 min (optional)" in nb.cells[0].source
+    assert nb.metadata["retrieval_lab"]["deep_dive_minutes"] == 65
+    assert nbtools.guard_problems(path) == []
+
+
+def test_a_deep_dive_must_be_collapsed_and_last(tmp_path):
+    path = notebook(tmp_path, ["x = 1"])
+    _with_deep_dive(path, 10, collapsed=False)
+    nbtools.write_times(path)
+    assert any("not collapsed" in p for p in nbtools.guard_problems(path))
+    nb = nbformat.read(path, as_version=4)
+    nb.cells[-1].metadata["jp-MarkdownHeadingCollapsed"] = True
+    nb.cells.append(nbformat.v4.new_markdown_cell("## Key points\n\nMore."))
+    nbformat.write(nb, path)
+    nbtools.write_times(path)
+    assert any("must come after everything" in p for p in nbtools.guard_problems(path))
+
+
+def test_every_course_notebook_states_an_honest_time_and_a_core_of_an_hour():
     for path in nbtools.course_notebooks():
         nb = nbformat.read(path, as_version=4)
-        stated = nbtools.stated_teach_minutes(nb)
-        assert stated is not None and stated >= nbtools.teach_estimate(nb), path.name
+        assert nbtools.time_problems(nb, path.name) == []
 
 
 def test_a_traceback_from_a_scratch_class_names_its_notebook_cell():

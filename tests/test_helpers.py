@@ -10,7 +10,13 @@ from langchain_core.embeddings import Embeddings
 from langchain_core.vectorstores import InMemoryVectorStore
 
 from retrieval_lab import corpus
-from retrieval_lab.checks import CheckResult, check_behaviour, check_function, check_value
+from retrieval_lab.checks import (
+    CheckResult,
+    check_behaviour,
+    check_function,
+    check_prediction,
+    check_value,
+)
 from retrieval_lab.compare import compare_calls, compare_fields, compare_rankings, same_ranking, tie_runs
 from retrieval_lab.embeddings import DEFAULT_VOCABULARY, BagOfWords
 from retrieval_lab.plots import pipeline_diagram, score_bars
@@ -155,6 +161,37 @@ def test_check_function_statuses():
     assert result.status == "error" and "AttributeError" in str(result) and "'cat'" in str(result)
     assert check_function("E", str.upper, oracle=real_upper, cases=cases, hint="h").passed
     assert check_function("E", 42, oracle=real_upper, cases=cases, hint="h").status == "wrong"
+
+
+def test_a_wrong_answer_never_shows_the_expected_value():
+    """A predict exercise cannot be solved by reading the check: the message names the case and
+    what the learner returned, never the oracle's value (unless a debug check opts in)."""
+    def wrong(text):
+        return text.lower()
+
+    quiet = str(check_function("E", wrong, oracle=real_upper, cases=["Kiwi"], hint="h"))
+    assert "KIWI" not in quiet and "'Kiwi'" in quiet and "'kiwi'" in quiet
+    told = str(check_function("E", wrong, oracle=real_upper, cases=["Kiwi"], hint="h",
+                              reveal_expected=True))
+    assert "KIWI" in told
+    refused = str(check_function("E", lambda x: x, oracle=lambda x: x.nope, cases=["a"], hint="h"))
+    assert "AttributeError" not in refused and "refused" in refused
+
+
+def test_check_prediction_names_the_wrong_keys_not_the_answers():
+    truth = {"first": "kiwi-ANSWER", "second": 3}
+    result = check_prediction("E", {"first": "fig", "second": 3}, truth=lambda: truth, hint="h")
+    assert result.status == "wrong" and "['first']" in str(result)
+    assert "ANSWER" not in str(result) and "kiwi" not in str(result)
+    assert check_prediction("E", dict(truth), truth=lambda: truth, hint="h").passed
+    assert check_prediction("E", {"first": 1}, truth=lambda: truth, hint="h").status == "wrong"
+
+    def stub():
+        raise NotImplementedError
+
+    assert check_prediction("E", stub, truth=lambda: truth, hint="h").status == "not attempted"
+    crash = check_prediction("E", lambda: 1 / 0, truth=lambda: truth, hint="h")
+    assert crash.status == "error" and "ZeroDivisionError" in str(crash)
 
 
 def test_check_function_expects_the_oracles_errors():

@@ -238,23 +238,61 @@ def export_problems() -> list[str]:
 
 MAX_CELL_LINES = 30
 MAX_LINE = 88
-WORDS_PER_MINUTE = 150
-CODE_LINES_PER_MINUTE = 15
-_TIME_LINE = re.compile(r"\*\*Time\*\*: teach (\d+) min · exercises (\d+) min")
+WORDS_PER_MINUTE = 110
+CODE_LINES_PER_MINUTE = 10
+MAX_CORE_MINUTES = 60
+DEEP_DIVE = "## Deep dive: "
+YOUR_TURN = "## Your turn"
+_TIME_LINE = re.compile(
+    r"\*\*Time\*\*: teach (\d+) min · exercises (\d+) min(?: · deep dives (\d+) min \(optional\))?"
+)
+
+
+def part_of(nb) -> list[str]:
+    """Each cell's part of the notebook: ``core``, ``exercises`` or ``deep`` (a deep dive).
+
+    A ``## `` heading starts a part: ``## Your turn`` the exercises, ``## Deep dive: …`` a deep
+    dive, any other the core. Cells tagged exercise, check or solution are exercises wherever
+    they stand.
+    """
+    parts, current = [], "core"
+    for cell in nb.cells:
+        first = cell.source.lstrip().splitlines()[0] if cell.source.strip() else ""
+        if cell.cell_type == "markdown" and first.startswith("## "):
+            current = (
+                "deep" if first.startswith(DEEP_DIVE)
+                else "exercises" if first.startswith(YOUR_TURN) else "core"
+            )
+        exercise = {"exercise", "check", "solution"} & set(tags(cell))
+        parts.append("exercises" if exercise else current)
+    return parts
+
+
+def _minutes(cells) -> int:
+    """Prose words / 110 + non-blank code lines / 10, rounded up to 5 (0 for no cells)."""
+    cells = list(cells)
+    if not cells:
+        return 0
+    words = sum(len(c.source.split()) for c in cells if c.cell_type == "markdown")
+    code = sum(1 for c in cells if c.cell_type == "code" for ln in c.source.splitlines() if ln.strip())
+    minutes = words / WORDS_PER_MINUTE + code / CODE_LINES_PER_MINUTE
+    return max(5, 5 * math.ceil(minutes / 5))
 
 
 def teach_estimate(nb) -> int:
-    """Honest teaching minutes: prose words / 150 + code lines / 15, rounded up to 5.
+    """Honest minutes for the core path: prose words / 110 + code lines / 10, rounded up to 5.
 
-    Why these rates: 150 words a minute is a careful reading pace for technical prose, and a
-    learner reads, runs and looks at the output of about 15 lines of code a minute.
+    Why these rates: two reviews timed a careful learner, who reads technical prose at about 110
+    words a minute and reads, runs and looks at the output of about 10 lines of code a minute
+    (both reviews' own estimates fall within 20 % of this). Exercises and deep dives are timed
+    apart, so the core is what the objectives need.
     """
-    words = sum(len(c.source.split()) for c in nb.cells if c.cell_type == "markdown")
-    code = sum(
-        1 for c in nb.cells if c.cell_type == "code" for ln in c.source.splitlines() if ln.strip()
-    )
-    minutes = words / WORDS_PER_MINUTE + code / CODE_LINES_PER_MINUTE
-    return max(5, 5 * math.ceil(minutes / 5))
+    return _minutes(c for c, part in zip(nb.cells, part_of(nb), strict=True) if part == "core")
+
+
+def deep_dive_estimate(nb) -> int:
+    """Minutes for the optional deep dives at the end, by the same rates (0 when there are none)."""
+    return _minutes(c for c, part in zip(nb.cells, part_of(nb), strict=True) if part == "deep")
 
 
 def stated_teach_minutes(nb) -> int | None:
@@ -266,24 +304,73 @@ def stated_teach_minutes(nb) -> int | None:
     return int(meta)
 
 
+def stated_deep_dive_minutes(nb) -> int | None:
+    """The deep-dive time a notebook states (0 for none), when its metadata and header agree."""
+    meta = int(nb.metadata.get("retrieval_lab", {}).get("deep_dive_minutes", 0))
+    header = _TIME_LINE.search(nb.cells[0].source) if nb.cells else None
+    if header is None or int(header.group(3) or 0) != meta:
+        return None
+    return meta
+
+
+def time_line(teach: int, exercises: int, deep: int) -> str:
+    line = f"**Time**: teach {teach} min · exercises {exercises} min"
+    return line + (f" · deep dives {deep} min (optional)" if deep else "")
+
+
 def write_times(notebook: Path) -> tuple[int, int]:
-    """Raise the stated teaching time to the estimate, in the metadata and the header line."""
+    """Set the stated times to the estimates, in the metadata and the header line."""
     import nbformat
 
     nb = _read(notebook)
-    estimate = teach_estimate(nb)
+    estimate, deep = teach_estimate(nb), deep_dive_estimate(nb)
     settings = nb.metadata.setdefault("retrieval_lab", {})
     stated = settings.get("teach_minutes") or 0
-    new = max(int(stated), estimate)
-    settings["teach_minutes"] = new
-    exercises = settings.get("exercise_minutes", 0)
-    header = _TIME_LINE.sub(
-        f"**Time**: teach {new} min · exercises {exercises} min", nb.cells[0].source
-    )
-    if new != stated or header != nb.cells[0].source:  # untouched files stay untouched
+    before = dict(settings)
+    settings["teach_minutes"] = estimate
+    if deep:
+        settings["deep_dive_minutes"] = deep
+    else:
+        settings.pop("deep_dive_minutes", None)
+    header = _TIME_LINE.sub(time_line(estimate, settings.get("exercise_minutes", 0), deep),
+                            nb.cells[0].source)
+    if settings != before or header != nb.cells[0].source:  # untouched files stay untouched
         nb.cells[0].source = header
         nbformat.write(nb, notebook)
-    return stated, new
+    return stated, estimate
+
+
+def time_problems(nb, name: str) -> list[str]:
+    """Stated times equal to the estimates, a core of at most an hour, deep dives last and folded."""
+    problems = []
+    stated, estimate = stated_teach_minutes(nb), teach_estimate(nb)
+    deep_stated, deep = stated_deep_dive_minutes(nb), deep_dive_estimate(nb)
+    if stated != estimate or deep_stated != deep:
+        problems.append(
+            f"{name}: states teach {stated} / deep dives {deep_stated} minutes, but the content "
+            f"needs {estimate} / {deep} (prose words / {WORDS_PER_MINUTE} + code lines / "
+            f"{CODE_LINES_PER_MINUTE}, rounded up to 5): run `python -m tools.nbtools times --write`."
+        )
+    if estimate > MAX_CORE_MINUTES:
+        problems.append(
+            f"{name}: its core path takes {estimate} minutes, over the course's "
+            f"{MAX_CORE_MINUTES}: move what the objectives do not need into `{DEEP_DIVE}…` "
+            "sections at the end."
+        )
+    parts = part_of(nb)
+    if "deep" in parts and "core" in parts[parts.index("deep"):][1:] and any(
+        p != "deep" for p in parts[parts.index("deep"):]
+    ):
+        problems.append(f"{name}: a deep dive must come after everything else (after Key points).")
+    for i, cell in enumerate(nb.cells):
+        if cell.cell_type == "markdown" and cell.source.lstrip().startswith(DEEP_DIVE) and not (
+            cell.metadata.get("jp-MarkdownHeadingCollapsed")
+        ):
+            problems.append(
+                f"{name}: deep dive heading in cell {i} is not collapsed: set its metadata "
+                '"jp-MarkdownHeadingCollapsed": true (JupyterLab then folds the section).'
+            )
+    return problems
 
 
 def guard_problems(notebook: Path) -> list[str]:
@@ -336,12 +423,10 @@ def guard_problems(notebook: Path) -> list[str]:
                 f"{name}: cell {i} has {len(wide)} line(s) over {MAX_LINE} characters "
                 f"(first: line {wide[0]}); wrap them."
             )
-    stated, estimate = stated_teach_minutes(nb), teach_estimate(nb)
-    if stated is None or stated < estimate:
-        problems.append(
-            f"{name}: states {stated} teaching minutes, but its content needs at least {estimate} "
-            "(prose words / 150 + code lines / 15, rounded up to 5): run `python -m tools.nbtools times --write`."
-        )
+    problems += time_problems(nb, name)
+    from tools.exercise_rules import exercise_problems
+
+    problems += exercise_problems(nb, name, exercises(notebook))
     spec = nb.metadata.get("kernelspec", {})
     if spec.get("name") != KERNEL_NAME:
         problems.append(f"{name}: kernelspec is {spec.get('name')!r}, expected {KERNEL_NAME!r}.")
@@ -452,8 +537,22 @@ def main(argv: list[str] | None = None) -> int:
                 write_times(nb_path)
             nb = _read(nb_path)
             stated, estimate = stated_teach_minutes(nb), teach_estimate(nb)
-            ok = stated is not None and stated >= estimate
-            rows.append(f"{nb_path.name:<36} stated {stated!s:>4}  estimate {estimate:>4}  {'ok' if ok else 'TOO LOW'}")
+            deep = deep_dive_estimate(nb)
+            ok = stated == estimate and stated_deep_dive_minutes(nb) == deep
+            ok = ok and estimate <= MAX_CORE_MINUTES
+            rows.append(
+                f"{nb_path.name:<36} stated {stated!s:>4}  core {estimate:>4}  deep {deep:>3}  "
+                + ("ok" if ok else "FIX")
+            )
+            from tools.exercise_rules import copy_share, kind_of
+
+            cells = nb.cells
+            found = exercises(nb_path)
+            above = [c.source for c in cells[: min((i for i, _, _ in found), default=0)]
+                     if c.cell_type == "code"]
+            for n, (i, _, solution) in enumerate(found, start=1):
+                rows.append(f"    exercise {n} (cell {i}) kind {kind_of(cells[i])!s:<8} "
+                            f"copied {copy_share(solution, above):.0%}")
         print("\n".join(rows))
         return 0
     if command == "execute":

@@ -3,7 +3,9 @@
 An exercise is a stub the learner fills in, followed by a check cell. The check says one of:
 
 - ``… not attempted yet`` while the stub still raises ``NotImplementedError`` (or is ``...``);
-- ``✗ …`` with a hint when the answer runs but is wrong, naming the input it was tried on;
+- ``✗ …`` with a hint when the answer runs but is wrong, naming the input it was tried on (and
+  never the expected value unless the exercise opts in: a prediction read off a check is not a
+  prediction);
 - ``✗ … raised …`` when the learner's code raises: the exception is reported, not re-raised;
 - ``✓ …`` when the answer agrees with the oracle on every case.
 
@@ -77,11 +79,17 @@ def check_function(
     cases: Sequence[Any],
     hint: str,
     same: Callable[[Any, Any], bool] | None = None,
+    reveal_expected: bool = False,
 ) -> CheckResult:
     """Call ``attempt`` and ``oracle`` on every case and compare what they return.
 
     ``same(mine, expected)`` decides equality (default ``==``). If the oracle raises on a case,
     the attempt must raise an exception of the same type there too.
+
+    A wrong answer names the case and shows what the learner's code returned, never what was
+    expected, so a ``predict`` exercise cannot be solved by reading the check's message. A
+    ``debug`` or ``extend`` exercise, where the expected value helps and gives nothing away, may
+    pass ``reveal_expected=True``.
     """
     if attempt is None or attempt is Ellipsis:
         return _not_attempted(exercise)
@@ -116,8 +124,10 @@ def check_function(
             return CheckResult(
                 exercise,
                 "wrong",
-                f"on input ({_show_case(case)}) the real one raises "
-                f"{type(expected_error).__name__}, but yours returned {_describe(got)}. Hint: {hint}",
+                f"on input ({_show_case(case)}) yours returned {_describe(got)}, but this input "
+                + (f"should raise {type(expected_error).__name__}" if reveal_expected
+                   else "should be refused")
+                + f". Hint: {hint}",
             )
         try:
             agrees = bool(equal(got, expected))
@@ -125,13 +135,64 @@ def check_function(
             agrees = False
             hint = f"{hint} (comparing your answer raised {type(exc).__name__}: {exc})"
         if not agrees:
+            wanted = f"expected {_describe(expected)}, " if reveal_expected else "not what it should be: "
             return CheckResult(
                 exercise,
                 "wrong",
-                f"on input ({_show_case(case)}) expected {_describe(expected)}, "
-                f"got {_describe(got)}. Hint: {hint}",
+                f"on input ({_show_case(case)}) {wanted}got {_describe(got)}. Hint: {hint}",
             )
     return CheckResult(exercise, "ok", f"correct on all {len(cases)} cases.")
+
+
+def check_prediction(
+    exercise: str,
+    attempt: Any,
+    *,
+    truth: Callable[[], dict[str, Any]],
+    hint: str,
+    same: Callable[[Any, Any], bool] | None = None,
+) -> CheckResult:
+    """Check a ``predict`` exercise: the learner's answers, by name, against what running gives.
+
+    ``attempt`` is a dict (or a zero-argument function returning one) of named predictions;
+    ``truth()`` runs the real thing and returns the dict of what happened. A wrong answer names
+    *which* predictions are wrong and gives the hint, never the right value: the point is to
+    think, then run the code and see.
+    """
+    if attempt is None or attempt is Ellipsis:
+        return _not_attempted(exercise)
+    guess = attempt
+    if callable(attempt):
+        try:
+            guess = attempt()
+        except NotImplementedError:
+            return _not_attempted(exercise)
+        except Exception as exc:
+            return CheckResult(
+                exercise, "error", f"your code raised {type(exc).__name__}: {exc}. Hint: {hint}"
+            )
+    real = truth()
+    if not isinstance(guess, dict) or set(guess) != set(real):
+        return CheckResult(
+            exercise, "wrong",
+            f"answer with a dict of exactly these keys: {sorted(real)}. Hint: {hint}",
+        )
+    equal = same or (lambda a, b: a == b)
+    wrong = []
+    for key in sorted(real):
+        try:
+            agrees = bool(equal(guess[key], real[key]))
+        except Exception:
+            agrees = False
+        if not agrees:
+            wrong.append(key)
+    if wrong:
+        return CheckResult(
+            exercise, "wrong",
+            f"{len(wrong)} of {len(real)} predictions differ from what the code does: {wrong}. "
+            f"Hint: {hint}",
+        )
+    return CheckResult(exercise, "ok", f"all {len(real)} predictions right.")
 
 
 def check_value(
