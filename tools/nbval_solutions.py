@@ -18,7 +18,7 @@ from queue import Empty
 
 import pytest
 
-from tools.nbtools import _read, exercises, tags
+from tools.nbtools import _read, exercises, part_of, tags
 
 ITEM_NAME = "solutions pass their checks"
 _MARK = "@@retrieval-lab-solutions@@"
@@ -50,17 +50,22 @@ del _retrieval_lab_solutions
 
 
 def solution_run(notebook: Path) -> list[tuple[int, str, bool, bool]]:
-    """(index, source, is a check, may raise) for each code cell from the first exercise on."""
+    """(index, source, is a check, may raise) for each code cell from the first exercise on.
+
+    The deep dives after the exercises are left out: they do not touch the exercises, and running
+    their cells twice would only cost time.
+    """
     found = exercises(notebook)
     if not found:
         return []
     solutions = {i: source for i, _, source in found}
     checks = {check for _, check, _ in found}
     first = min(solutions)
+    nb = _read(notebook)
     return [
         (i, solutions.get(i, cell.source), i in checks, "raises-exception" in tags(cell))
-        for i, cell in enumerate(_read(notebook).cells)
-        if i >= first and cell.cell_type == "code" and "widget" not in tags(cell)
+        for i, (cell, part) in enumerate(zip(nb.cells, part_of(nb), strict=True))
+        if i >= first and part != "deep" and cell.cell_type == "code" and "widget" not in tags(cell)
     ]
 
 
