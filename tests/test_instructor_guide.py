@@ -69,3 +69,18 @@ def test_full_day_has_lunch_and_no_trailing_break():
 def test_hints_are_read_from_the_check_cells():
     assert guide._hint('check_function("E1", f, oracle=g, cases=[1], hint="use yield")') == "use yield"
     assert guide._hint("print('no hint here')") is None
+
+
+def test_workshop_paths_keep_every_prerequisite():
+    """A path that skips a notebook another one builds on would leave the room lost."""
+    notebooks = [guide.read_notebook(p) for p in NOTEBOOKS]
+    assert guide.path_problems(notebooks) == []
+    assert set(guide.workshop_paths()) == {"one_day", "two_days"}
+
+
+def test_a_path_without_a_prerequisite_fails(monkeypatch):
+    notebooks = [guide.read_notebook(p) for p in NOTEBOOKS]
+    with_prerequisite = next(nb for nb in notebooks if guide.prerequisites_of(nb))
+    monkeypatch.setattr(guide, "workshop_paths", lambda: {"broken": [with_prerequisite.path.stem]})
+    problems = guide.path_problems(notebooks)
+    assert problems and "which the path leaves out" in problems[0]

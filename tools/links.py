@@ -390,13 +390,18 @@ def what_you_build(notebook: Path, nb) -> str:
 
 def notebook_table(notebooks: list[Path], repo: Repository) -> str:
     """The README's table: one row per notebook with what you build, the time and its launch link."""
-    rows = ["| # | notebook | you build | time (teach + exercises) | launch |", "|---|---|---|---|---|"]
+    rows = [
+        "| # | notebook | you build | time (core + exercises; optional deep dives) | launch |",
+        "|---|---|---|---|---|",
+    ]
     for path in notebooks:
         nb = _read(path)
         number, title = title_of(nb)
         built = what_you_build(path, nb)
         minutes = nb.metadata.get("retrieval_lab", {})
         time = f"{minutes.get('teach_minutes', '?')} + {minutes.get('exercise_minutes', '?')} min"
+        if minutes.get("deep_dive_minutes"):
+            time += f"; deep dives {minutes['deep_dive_minutes']} min"
         rows.append(f"| {number} | [{title}](notebooks/{path.name}) | {built} | {time} | {repo.badge(path.name)} |")
     return "\n".join(rows)
 
