@@ -108,6 +108,10 @@ def test_a_deep_dive_must_be_collapsed_and_last(tmp_path):
     nbformat.write(nb, path)
     nbtools.write_times(path)
     assert any("must come after everything" in p for p in nbtools.guard_problems(path))
+    nb.cells[-1].source = "## Clean up: stop the server\n\nMore."
+    nbformat.write(nb, path)
+    nbtools.write_times(path)
+    assert nbtools.guard_problems(path) == []
 
 
 def test_every_course_notebook_states_an_honest_time_and_a_core_of_an_hour():

@@ -243,6 +243,7 @@ CODE_LINES_PER_MINUTE = 10
 MAX_CORE_MINUTES = 60
 DEEP_DIVE = "## Deep dive: "
 YOUR_TURN = "## Your turn"
+CLEAN_UP = "## Clean up"  # e.g. stopping a server: after the deep dives, which may still need it
 _TIME_LINE = re.compile(
     r"\*\*Time\*\*: teach (\d+) min · exercises (\d+) min(?: · deep dives (\d+) min \(optional\))?"
 )
@@ -358,10 +359,19 @@ def time_problems(nb, name: str) -> list[str]:
             "sections at the end."
         )
     parts = part_of(nb)
-    if "deep" in parts and "core" in parts[parts.index("deep"):][1:] and any(
-        p != "deep" for p in parts[parts.index("deep"):]
-    ):
-        problems.append(f"{name}: a deep dive must come after everything else (after Key points).")
+    if "deep" in parts:
+        after = [
+            c for c, p in zip(nb.cells[parts.index("deep"):], parts[parts.index("deep"):], strict=True)
+            if p != "deep"
+        ]
+        headings = [c.source.lstrip() for c in after if c.cell_type == "markdown"
+                    and c.source.lstrip().startswith("## ")]
+        if after and not (headings and after[0].source.lstrip().startswith(CLEAN_UP)
+                          and len(headings) == 1):
+            problems.append(
+                f"{name}: a deep dive must come after everything else (after Key points); only a "
+                f"final `{CLEAN_UP}…` section may follow the deep dives."
+            )
     for i, cell in enumerate(nb.cells):
         if cell.cell_type == "markdown" and cell.source.lstrip().startswith(DEEP_DIVE) and not (
             cell.metadata.get("jp-MarkdownHeadingCollapsed")
