@@ -190,6 +190,8 @@ def test_check_prediction_names_the_wrong_keys_not_the_answers():
         raise NotImplementedError
 
     assert check_prediction("E", stub, truth=lambda: truth, hint="h").status == "not attempted"
+    half = {"first": ..., "second": 3}
+    assert check_prediction("E", half, truth=lambda: truth, hint="h").status == "not attempted"
     crash = check_prediction("E", lambda: 1 / 0, truth=lambda: truth, hint="h")
     assert crash.status == "error" and "ZeroDivisionError" in str(crash)
 
