@@ -270,8 +270,11 @@ def part_of(nb) -> list[str]:
 
 
 def _minutes(cells) -> int:
-    """Prose words / 110 + non-blank code lines / 10, rounded up to 5 (0 for no cells)."""
-    cells = list(cells)
+    """Prose words / 110 + non-blank code lines / 10, rounded up to 5 (0 for no cells).
+
+    The Colab set-up cell is left out: its input is hidden, and outside Colab it does nothing.
+    """
+    cells = [c for c in cells if "colab-setup" not in tags(c)]
     if not cells:
         return 0
     words = sum(len(c.source.split()) for c in cells if c.cell_type == "markdown")
