@@ -118,7 +118,7 @@ def _load_and_split(
 BaseLoader.load_and_split = _load_and_split
 
 
-# %% notebooks/02_loaders.ipynb, cell 34
+# %% notebooks/02_loaders.ipynb, cell 69
 from retrieval_lab.oop import add_to_class
 
 PathLike = str | PurePath
@@ -145,14 +145,14 @@ def _checked(name: str, value: Any, types: tuple[type, ...], expected: str) -> A
     return value
 
 
-# %% notebooks/02_loaders.ipynb, cell 35
+# %% notebooks/02_loaders.ipynb, cell 70
 def _checked_blob_id(value: Any) -> str | None:
     if isinstance(value, int | float) and not isinstance(value, bool):
         return str(value)  # numbers become text, as Document ids do
     return _checked("id", value, (str, type(None)), "a str or None")
 
 
-# %% notebooks/02_loaders.ipynb, cell 36
+# %% notebooks/02_loaders.ipynb, cell 71
 def _blob_fields(
     data: Any, path: Any, mimetype: Any, encoding: Any, metadata: Any, id: Any
 ) -> dict[str, Any]:
@@ -183,7 +183,7 @@ def _blob_fields(
     }
 
 
-# %% notebooks/02_loaders.ipynb, cell 38
+# %% notebooks/02_loaders.ipynb, cell 73
 class Blob:
     """Raw data (bytes or text) or a reference to a file, with metadata: what a parser
     reads. Give ``data``, or ``path``, or both.
@@ -214,7 +214,7 @@ class Blob:
     __hash__ = None  # metadata is a dict: a Blob cannot be hashed (nor the real one)
 
 
-# %% notebooks/02_loaders.ipynb, cell 39
+# %% notebooks/02_loaders.ipynb, cell 74
 @add_to_class(Blob)
 def __setattr__(self, name: str, value: Any) -> None:
     raise TypeError(f"Blob is frozen: cannot set {name!r}. Make a new Blob instead.")
@@ -234,7 +234,7 @@ def source(self) -> str | None:
     return str(self.path) if self.path else None
 
 
-# %% notebooks/02_loaders.ipynb, cell 41
+# %% notebooks/02_loaders.ipynb, cell 76
 def _as_string(self: Blob) -> str:
     """The data as text: read from the path if there is no data, decoded if it is bytes.
     """
@@ -263,7 +263,7 @@ def _as_bytes(self: Blob) -> bytes:
     )
 
 
-# %% notebooks/02_loaders.ipynb, cell 42
+# %% notebooks/02_loaders.ipynb, cell 77
 @contextlib.contextmanager
 def _as_bytes_io(self: Blob) -> Iterator[BytesIO | BufferedReader]:
     """A byte stream over the data (bytes in memory, or the open file); text data is
@@ -288,7 +288,7 @@ Blob.as_bytes = _as_bytes
 Blob.as_bytes_io = _as_bytes_io
 
 
-# %% notebooks/02_loaders.ipynb, cell 44
+# %% notebooks/02_loaders.ipynb, cell 79
 def _from_path(
     cls: type[Blob],
     path: PathLike,
@@ -311,7 +311,7 @@ def _from_path(
     )
 
 
-# %% notebooks/02_loaders.ipynb, cell 45
+# %% notebooks/02_loaders.ipynb, cell 80
 def _from_data(
     cls: type[Blob],
     data: str | bytes,
@@ -337,7 +337,7 @@ Blob.from_path = classmethod(_from_path)
 Blob.from_data = classmethod(_from_data)
 
 
-# %% notebooks/02_loaders.ipynb, cell 47
+# %% notebooks/02_loaders.ipynb, cell 82
 def _blob_str(self: Blob) -> str:
     """The fields that differ from their defaults, as name=repr(value)."""
     return " ".join(
@@ -356,7 +356,7 @@ Blob.__str__ = _blob_str
 Blob.__repr__ = _blob_repr
 
 
-# %% notebooks/02_loaders.ipynb, cell 50
+# %% notebooks/02_loaders.ipynb, cell 92
 class BlobLoader(ABC):
     """Finds raw data and yields it as Blobs, lazily. It knows nothing about what the
     bytes mean.
