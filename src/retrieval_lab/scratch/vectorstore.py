@@ -3,6 +3,9 @@
 # Each part starts with `# %% <notebook>, cell K` (K counts every cell from 0).
 
 # %% notebooks/06_vectorstore.ipynb, cell 5
+import logging
+import math
+import warnings
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Sequence
 from itertools import cycle
@@ -14,11 +17,7 @@ from retrieval_lab.scratch.embeddings import Embeddings
 VST = TypeVar("VST", bound="VectorStore")
 
 _RETRIEVER_MODULE = "retrieval_lab.scratch.vectorstore_retriever"
-
-
-# Runs the sync twin in a worker thread, as langchain-core does: written once for
-# the course, in retrieval_lab.concurrency (context copied, StopIteration wrapped).
-from retrieval_lab.concurrency import in_thread as _in_thread
+logger = logging.getLogger(__name__)
 
 
 # %% notebooks/06_vectorstore.ipynb, cell 7
@@ -241,26 +240,74 @@ def _select_relevance_score_fn(self) -> Callable[[float], float]:
     )
 
 
-# %% notebooks/06_vectorstore.ipynb, cell 17
+# %% notebooks/06_vectorstore.ipynb, cell 18
+@add_to_class(VectorStore)
+@staticmethod
+def _cosine_relevance_score_fn(distance: float) -> float:
+    """Cosine distance (0 = same direction, 1 = perpendicular) -> 1 - distance."""
+    return 1.0 - distance
+
+
+@add_to_class(VectorStore)
+@staticmethod
+def _euclidean_relevance_score_fn(distance: float) -> float:
+    """L2 distance of unit vectors (0 same, sqrt 2 perpendicular) -> 1 - d / sqrt 2."""
+    return 1.0 - distance / math.sqrt(2)
+
+
+@add_to_class(VectorStore)
+@staticmethod
+def _max_inner_product_relevance_score_fn(distance: float) -> float:
+    """A positive input is read as a distance (1 - d); any other is negated (-d)."""
+    if distance > 0:
+        return 1.0 - distance
+    return -1.0 * distance
+
+
+# %% notebooks/06_vectorstore.ipynb, cell 21
+@add_to_class(VectorStore)
+def _similarity_search_with_relevance_scores(
+    self, query: str, k: int = 4, **kwargs: Any
+) -> list[tuple[Document, float]]:
+    """The backend's raw scores, each mapped by its relevance function."""
+    relevance = self._select_relevance_score_fn()  # raises first, before any embedding
+    pairs = self.similarity_search_with_score(query, k, **kwargs)
+    return [(doc, relevance(score)) for doc, score in pairs]
+
+
+def _kept_above(
+    pairs: list[tuple[Document, float]], score_threshold: float | None
+) -> list[tuple[Document, float]]:
+    """Warn about scores outside [0, 1] (NaN passes, as in the real one); keep those
+    >= the threshold, and log it when none is left."""
+    if any(score < 0.0 or score > 1.0 for _, score in pairs):
+        warnings.warn(
+            f"Relevance scores must be between 0 and 1, got {pairs}", stacklevel=3
+        )
+    if score_threshold is None:
+        return pairs
+    kept = [(doc, score) for doc, score in pairs if score >= score_threshold]
+    if not kept:
+        logger.warning(
+            "No relevant docs were retrieved using the relevance score threshold %s",
+            score_threshold,
+        )
+    return kept
+
+
+# %% notebooks/06_vectorstore.ipynb, cell 22
 @add_to_class(VectorStore)
 def similarity_search_with_relevance_scores(
     self, query: str, k: int = 4, **kwargs: Any
 ) -> list[tuple[Document, float]]:
-    """Scores normalised to [0, 1] by the backend's relevance function; keeps ``>=
-    score_threshold``.
-    """
+    """Scores in [0, 1] from the backend's relevance function; keeps ``>=
+    score_threshold`` when one is given."""
     score_threshold = kwargs.pop("score_threshold", None)
-    relevance = self._select_relevance_score_fn()  # raises first, before any embedding
-    pairs = [
-        (doc, relevance(score))
-        for doc, score in self.similarity_search_with_score(query, k, **kwargs)
-    ]
-    if score_threshold is not None:
-        pairs = [(doc, score) for doc, score in pairs if score >= score_threshold]
-    return pairs
+    pairs = self._similarity_search_with_relevance_scores(query, k=k, **kwargs)
+    return _kept_above(pairs, score_threshold)
 
 
-# %% notebooks/06_vectorstore.ipynb, cell 18
+# %% notebooks/06_vectorstore.ipynb, cell 23
 @add_to_class(VectorStore)
 def search(self, query: str, search_type: str, **kwargs: Any) -> list[Document]:
     """Dispatch on ``search_type``: the switch a retriever uses."""
@@ -279,79 +326,7 @@ def search(self, query: str, search_type: str, **kwargs: Any) -> list[Document]:
     )
 
 
-# %% notebooks/06_vectorstore.ipynb, cell 19
-# ---- async twins: by default, the sync method in a worker thread
-# ----------------------
-
-
-@add_to_class(VectorStore)
-async def aadd_documents(self, documents: list[Document], **kwargs: Any) -> list[str]:
-    return await _in_thread(self.add_documents, documents, **kwargs)
-
-
-@add_to_class(VectorStore)
-async def aadd_texts(
-    self,
-    texts: Iterable[str],
-    metadatas: list[dict[str, Any]] | None = None,
-    **kwargs: Any,
-) -> list[str]:
-    return await _in_thread(self.add_texts, texts, metadatas, **kwargs)
-
-
-@add_to_class(VectorStore)
-async def asimilarity_search(
-    self, query: str, k: int = 4, **kwargs: Any
-) -> list[Document]:
-    return await _in_thread(self.similarity_search, query, k=k, **kwargs)
-
-
-# %% notebooks/06_vectorstore.ipynb, cell 20
-@add_to_class(VectorStore)
-async def asimilarity_search_with_score(
-    self, *args: Any, **kwargs: Any
-) -> list[tuple[Document, float]]:
-    return await _in_thread(self.similarity_search_with_score, *args, **kwargs)
-
-
-@add_to_class(VectorStore)
-async def asimilarity_search_by_vector(
-    self, embedding: list[float], k: int = 4, **kwargs: Any
-) -> list[Document]:
-    return await _in_thread(self.similarity_search_by_vector, embedding, k=k, **kwargs)
-
-
-# %% notebooks/06_vectorstore.ipynb, cell 21
-@add_to_class(VectorStore)
-async def amax_marginal_relevance_search(
-    self,
-    query: str,
-    k: int = 4,
-    fetch_k: int = 20,
-    lambda_mult: float = 0.5,
-    **kwargs: Any,
-) -> list[Document]:
-    return await _in_thread(
-        self.max_marginal_relevance_search,
-        query,
-        k=k,
-        fetch_k=fetch_k,
-        lambda_mult=lambda_mult,
-        **kwargs,
-    )
-
-
-@add_to_class(VectorStore)
-async def aget_by_ids(self, ids: Sequence[str], /) -> list[Document]:
-    return await _in_thread(self.get_by_ids, ids)
-
-
-@add_to_class(VectorStore)
-async def adelete(self, ids: list[str] | None = None, **kwargs: Any) -> bool | None:
-    return await _in_thread(self.delete, ids, **kwargs)
-
-
-# %% notebooks/06_vectorstore.ipynb, cell 22
+# %% notebooks/06_vectorstore.ipynb, cell 24
 # ---- as_retriever: the bridge to chains, completed in notebook 10
 # ---------------------
 
@@ -366,7 +341,7 @@ def _get_retriever_tags(self) -> list[str]:
     return tags
 
 
-# %% notebooks/06_vectorstore.ipynb, cell 23
+# %% notebooks/06_vectorstore.ipynb, cell 25
 @add_to_class(VectorStore)
 def as_retriever(self, **kwargs: Any) -> Any:
     """Wrap this store in a ``VectorStoreRetriever`` (``search_type``,
@@ -389,3 +364,102 @@ def as_retriever(self, **kwargs: Any) -> Any:
         ) from None
     tags = kwargs.pop("tags", None) or self._get_retriever_tags()
     return VectorStoreRetriever(vectorstore=self, tags=tags, **kwargs)
+
+
+# %% notebooks/06_vectorstore.ipynb, cell 73
+# The eight twins that only run their sync twin in a worker thread (a course helper)
+from retrieval_lab.concurrency import in_thread as _in_thread
+from retrieval_lab.vectorstore_async import THREADED_TWINS
+
+for _twin in THREADED_TWINS:
+    add_to_class(VectorStore)(_twin)
+
+
+# %% notebooks/06_vectorstore.ipynb, cell 77
+@add_to_class(VectorStore)
+async def aadd_texts(
+    self,
+    texts: Iterable[str],
+    metadatas: list[dict[str, Any]] | None = None,
+    *,
+    ids: list[str] | None = None,
+    **kwargs: Any,
+) -> list[str]:
+    """The backend's own ``aadd_documents`` if it wrote one, else ``add_texts`` in a
+    worker thread."""
+    if ids is not None:
+        kwargs["ids"] = ids
+    if type(self).aadd_documents is not VectorStore.aadd_documents:
+        texts = texts if isinstance(texts, list | tuple) else list(texts)
+        docs = _documents_from_texts(texts, metadatas, ids)
+        return await self.aadd_documents(docs, **kwargs)
+    return await _in_thread(self.add_texts, texts, metadatas, **kwargs)
+
+
+# %% notebooks/06_vectorstore.ipynb, cell 78
+@add_to_class(VectorStore)
+async def aadd_documents(self, documents: list[Document], **kwargs: Any) -> list[str]:
+    """The backend's own ``aadd_texts`` if it wrote one, else ``add_documents`` in a
+    worker thread."""
+    if type(self).aadd_texts is not VectorStore.aadd_texts:
+        if "ids" not in kwargs:
+            ids = [doc.id for doc in documents]
+            if any(ids):
+                kwargs["ids"] = ids
+        texts = [doc.page_content for doc in documents]
+        metadatas = [doc.metadata for doc in documents]
+        return await self.aadd_texts(texts, metadatas, **kwargs)
+    return await _in_thread(self.add_documents, documents, **kwargs)
+
+
+# %% notebooks/06_vectorstore.ipynb, cell 82
+@add_to_class(VectorStore)
+@classmethod
+async def afrom_documents(
+    cls: type[VST], documents: list[Document], embedding: Embeddings, **kwargs: Any
+) -> VST:
+    """Unpack the documents and await ``afrom_texts`` (ids only if one has an id)."""
+    texts = [doc.page_content for doc in documents]
+    metadatas = [doc.metadata for doc in documents]
+    if "ids" not in kwargs:
+        ids = [doc.id for doc in documents]
+        if any(ids):
+            kwargs["ids"] = ids
+    return await cls.afrom_texts(texts, embedding, metadatas=metadatas, **kwargs)
+
+
+@add_to_class(VectorStore)
+async def asearch(self, query: str, search_type: str, **kwargs: Any) -> list[Document]:
+    """``search``'s switch on ``search_type``, each branch awaiting an async twin."""
+    if search_type == "similarity":
+        return await self.asimilarity_search(query, **kwargs)
+    if search_type == "similarity_score_threshold":
+        pairs = await self.asimilarity_search_with_relevance_scores(query, **kwargs)
+        return [doc for doc, _ in pairs]
+    if search_type == "mmr":
+        return await self.amax_marginal_relevance_search(query, **kwargs)
+    raise ValueError(
+        f"search_type of {search_type} not allowed. Expected search_type to be "
+        "'similarity', 'similarity_score_threshold' or 'mmr'."
+    )
+
+
+# %% notebooks/06_vectorstore.ipynb, cell 83
+@add_to_class(VectorStore)
+async def _asimilarity_search_with_relevance_scores(
+    self, query: str, k: int = 4, **kwargs: Any
+) -> list[tuple[Document, float]]:
+    """The async hook: the relevance function first, then the awaited raw scores."""
+    relevance = self._select_relevance_score_fn()
+    pairs = await self.asimilarity_search_with_score(query, k, **kwargs)
+    return [(doc, relevance(score)) for doc, score in pairs]
+
+
+@add_to_class(VectorStore)
+async def asimilarity_search_with_relevance_scores(
+    self, query: str, k: int = 4, **kwargs: Any
+) -> list[tuple[Document, float]]:
+    """``similarity_search_with_relevance_scores``, with the scores awaited."""
+    score_threshold = kwargs.pop("score_threshold", None)
+    pairs = await self._asimilarity_search_with_relevance_scores(query, k=k, **kwargs)
+    return _kept_above(pairs, score_threshold)
