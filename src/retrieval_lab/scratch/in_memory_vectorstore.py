@@ -3,10 +3,8 @@
 # Each part starts with `# %% <notebook>, cell K` (K counts every cell from 0).
 
 # %% notebooks/07_in_memory_vectorstore.ipynb, cell 5
-import json
 import uuid
 from collections.abc import Callable, Iterator, Sequence
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -49,7 +47,270 @@ def maximal_marginal_relevance(
     return picked
 
 
+# %% notebooks/07_in_memory_vectorstore.ipynb, cell 13
+from retrieval_lab.oop import add_to_class
+
+
+class InMemoryVectorStore(VectorStore):
+    """The one concrete store: a dict ``id -> {"id", "vector", "text", "metadata"}``,
+    searched by cosine.
+    """
+
+    def __init__(self, embedding: Embeddings) -> None:
+        if not (
+            callable(getattr(embedding, "embed_documents", None))
+            and callable(getattr(embedding, "embed_query", None))
+        ):
+            raise TypeError(
+                "InMemoryVectorStore needs an embedding model with "
+                "embed_documents and embed_query, "
+                f"got {type(embedding).__name__}; pass e.g. BagOfWords()."
+            )
+        self.store: dict[str, dict[str, Any]] = {}
+        self.embedding = embedding
+
+
+@add_to_class(InMemoryVectorStore)
+@property
+def embeddings(self) -> Embeddings:
+    return self.embedding
+
+
+# %% notebooks/07_in_memory_vectorstore.ipynb, cell 14
+@add_to_class(InMemoryVectorStore)
+def add_documents(
+    self, documents: list[Document], ids: list[str] | None = None, **kwargs: Any
+) -> list[str]:
+    """Embed the texts, then file the documents (``_upsert``)."""
+    vectors = self.embedding.embed_documents([doc.page_content for doc in documents])
+    return self._upsert(documents, vectors, ids)
+
+
+@add_to_class(InMemoryVectorStore)
+def _upsert(
+    self, documents: list[Document], vectors: list[list[float]], ids: list[str] | None
+) -> list[str]:
+    """Store each under: the given id, else the document's id, else a uuid4; an
+    existing id is overwritten. The metadata is the caller's dict, not a copy."""
+    if ids and len(ids) != len(documents):
+        raise ValueError(
+            "ids must be the same length as texts. Got "
+            f"{len(ids)} ids and {len(documents)} texts."
+        )
+    id_iter: Iterator[str | None] = iter(ids) if ids else (doc.id for doc in documents)
+    used = []
+    for doc, vector in zip(documents, vectors, strict=False):
+        doc_id = next(id_iter) or str(uuid.uuid4())
+        used.append(doc_id)
+        entry = {"text": doc.page_content, "metadata": doc.metadata}
+        self.store[doc_id] = {"id": doc_id, "vector": vector, **entry}
+    return used
+
+
 # %% notebooks/07_in_memory_vectorstore.ipynb, cell 15
+@add_to_class(InMemoryVectorStore)
+def get_by_ids(self, ids: Sequence[str], /) -> list[Document]:
+    """Documents for the ids found, in the order asked (missing ids skipped, repeats
+    repeated).
+    """
+    return [self._document(self.store[i]) for i in ids if self.store.get(i)]
+
+
+@add_to_class(InMemoryVectorStore)
+def delete(self, ids: Sequence[str] | None = None, **kwargs: Any) -> None:
+    """Remove these ids; unknown ids are ignored and ``None`` deletes nothing."""
+    for doc_id in ids or []:
+        self.store.pop(doc_id, None)
+
+
+@add_to_class(InMemoryVectorStore)
+@staticmethod
+def _document(entry: dict[str, Any]) -> Document:
+    """A fresh Document for a stored entry (its metadata a shallow copy, as pydantic
+    makes one).
+    """
+    return Document(
+        id=entry["id"], page_content=entry["text"], metadata=dict(entry["metadata"])
+    )
+
+
+# %% notebooks/07_in_memory_vectorstore.ipynb, cell 16
+# ---- read: filter, score, rank
+
+
+@add_to_class(InMemoryVectorStore)
+def _search_by_vector(
+    self,
+    embedding: list[float],
+    k: int | None = 4,
+    filter: Callable[[Document], bool] | None = None,
+) -> list[tuple[Document, float, list[float]]]:
+    """The one search: filter first, then cosine, then the top ``k`` (a slice)."""
+    entries = list(self.store.values())
+    if filter is not None and entries:
+        if not callable(filter):
+            raise TypeError(
+                "filter must be a function Document -> bool, got "
+                f"{type(filter).__name__} {filter!r}; "
+                "write e.g. filter=lambda doc: doc.metadata.get('topic') == 'pets'."
+            )
+        entries = [e for e in entries if filter(self._document(e))]
+    if not entries:
+        return []
+    similarity = cosine_similarity([embedding], [e["vector"] for e in entries])[0]
+    top = similarity.argsort()[::-1][:k]  # the real store's ranking: numpy's, reversed
+    return [
+        (self._document(entries[i]), float(similarity[i].item()), entries[i]["vector"])
+        for i in top
+    ]
+
+
+# %% notebooks/07_in_memory_vectorstore.ipynb, cell 17
+@add_to_class(InMemoryVectorStore)
+def similarity_search_with_score_by_vector(
+    self,
+    embedding: list[float],
+    k: int = 4,
+    filter: Callable[[Document], bool] | None = None,
+    **_kwargs: Any,
+) -> list[tuple[Document, float]]:
+    return [
+        (doc, score) for doc, score, _ in self._search_by_vector(embedding, k, filter)
+    ]
+
+
+@add_to_class(InMemoryVectorStore)
+def similarity_search_with_score(
+    self, query: str, k: int = 4, **kwargs: Any
+) -> list[tuple[Document, float]]:
+    """``(document, cosine similarity)`` pairs, best first."""
+    return self.similarity_search_with_score_by_vector(
+        self.embedding.embed_query(query), k, **kwargs
+    )
+
+
+# %% notebooks/07_in_memory_vectorstore.ipynb, cell 18
+@add_to_class(InMemoryVectorStore)
+def similarity_search_by_vector(
+    self, embedding: list[float], k: int = 4, **kwargs: Any
+) -> list[Document]:
+    return [
+        doc
+        for doc, _ in self.similarity_search_with_score_by_vector(
+            embedding, k, **kwargs
+        )
+    ]
+
+
+@add_to_class(InMemoryVectorStore)
+def similarity_search(self, query: str, k: int = 4, **kwargs: Any) -> list[Document]:
+    return [doc for doc, _ in self.similarity_search_with_score(query, k, **kwargs)]
+
+
+# %% notebooks/07_in_memory_vectorstore.ipynb, cell 19
+@add_to_class(InMemoryVectorStore)
+def max_marginal_relevance_search_by_vector(
+    self, embedding: list[float], k: int = 4, fetch_k: int = 20,
+    lambda_mult: float = 0.5, *, filter: Callable[[Document], bool] | None = None,
+    **kwargs: Any,
+) -> list[Document]:
+    """Fetch the ``fetch_k`` best (after the filter), then let MMR choose ``k`` of
+    them.
+    """
+    hits = self._search_by_vector(embedding, fetch_k, filter)
+    query = np.array(
+        embedding, dtype=np.float32
+    )  # the real store hands MMR a float32 query
+    chosen = maximal_marginal_relevance(
+        query, [vector for _, _, vector in hits], lambda_mult, k
+    )
+    return [hits[i][0] for i in chosen]
+
+
+# %% notebooks/07_in_memory_vectorstore.ipynb, cell 20
+@add_to_class(InMemoryVectorStore)
+def max_marginal_relevance_search(
+    self, query: str, k: int = 4, fetch_k: int = 20, lambda_mult: float = 0.5,
+    **kwargs: Any,
+) -> list[Document]:
+    return self.max_marginal_relevance_search_by_vector(
+        self.embedding.embed_query(query),
+        k,
+        fetch_k,
+        lambda_mult=lambda_mult,
+        **kwargs,
+    )
+
+
+# %% notebooks/07_in_memory_vectorstore.ipynb, cell 21
+@add_to_class(InMemoryVectorStore)
+@classmethod
+def from_texts(
+    cls, texts: list[str], embedding: Embeddings,
+    metadatas: list[dict[str, Any]] | None = None, **kwargs: Any,
+) -> "InMemoryVectorStore":
+    store = cls(embedding=embedding)
+    store.add_texts(texts=texts, metadatas=metadatas, **kwargs)
+    return store
+
+
+# %% notebooks/07_in_memory_vectorstore.ipynb, cell 30
+# ---- async twins: await the model's own async methods
+
+
+@add_to_class(InMemoryVectorStore)
+async def aadd_documents(
+    self, documents: list[Document], ids: list[str] | None = None, **kwargs: Any
+) -> list[str]:
+    texts = [doc.page_content for doc in documents]
+    vectors = await self.embedding.aembed_documents(texts)
+    return self._upsert(documents, vectors, ids)
+
+
+@add_to_class(InMemoryVectorStore)
+async def asimilarity_search_with_score(
+    self, query: str, k: int = 4, **kwargs: Any
+) -> list[tuple[Document, float]]:
+    embedding = await self.embedding.aembed_query(query)
+    return self.similarity_search_with_score_by_vector(embedding, k, **kwargs)
+
+
+@add_to_class(InMemoryVectorStore)
+async def asimilarity_search(
+    self, query: str, k: int = 4, **kwargs: Any
+) -> list[Document]:
+    found = await self.asimilarity_search_with_score(query, k, **kwargs)
+    return [doc for doc, _ in found]
+
+
+# %% notebooks/07_in_memory_vectorstore.ipynb, cell 31
+@add_to_class(InMemoryVectorStore)
+async def amax_marginal_relevance_search(
+    self, query: str, k: int = 4, fetch_k: int = 20, lambda_mult: float = 0.5,
+    **kwargs: Any,
+) -> list[Document]:
+    embedding = await self.embedding.aembed_query(query)
+    return self.max_marginal_relevance_search_by_vector(
+        embedding, k, fetch_k, lambda_mult=lambda_mult, **kwargs
+    )
+
+
+@add_to_class(InMemoryVectorStore)
+@classmethod
+async def afrom_texts(
+    cls, texts: list[str], embedding: Embeddings,
+    metadatas: list[dict[str, Any]] | None = None, **kwargs: Any,
+) -> "InMemoryVectorStore":
+    """Like the real one: build the store, then await ``aadd_texts``."""
+    store = cls(embedding=embedding)
+    await store.aadd_texts(texts=texts, metadatas=metadatas, **kwargs)
+    return store
+
+
+# %% notebooks/07_in_memory_vectorstore.ipynb, cell 74
+import json
+from pathlib import Path
+
 _DOCUMENT_ID = ["langchain", "schema", "document", "Document"]
 
 _ESCAPED = "__lc_escaped__"
@@ -71,7 +332,7 @@ def _not_implemented(obj: Any) -> dict[str, Any]:
     return {"lc": 1, "type": "not_implemented", "id": id_, "repr": text}
 
 
-# %% notebooks/07_in_memory_vectorstore.ipynb, cell 16
+# %% notebooks/07_in_memory_vectorstore.ipynb, cell 75
 def _to_json(value: Any) -> Any:
     """One stored value in the form langchain's ``dumpd`` gives it.
 
@@ -100,7 +361,7 @@ def _to_json(value: Any) -> Any:
     return _not_implemented(value)
 
 
-# %% notebooks/07_in_memory_vectorstore.ipynb, cell 17
+# %% notebooks/07_in_memory_vectorstore.ipynb, cell 76
 def _from_json(value: Any) -> Any:
     """Undo ``_to_json``, innermost values first, reviving only Documents (like
     ``allowed_objects=[Document]``)."""
@@ -132,231 +393,7 @@ def _from_json(value: Any) -> Any:
     return value
 
 
-# %% notebooks/07_in_memory_vectorstore.ipynb, cell 20
-from retrieval_lab.oop import add_to_class
-
-
-class InMemoryVectorStore(VectorStore):
-    """The one concrete store: a dict ``id -> {"id", "vector", "text", "metadata"}``,
-    searched by cosine.
-    """
-
-    def __init__(self, embedding: Embeddings) -> None:
-        if not (
-            callable(getattr(embedding, "embed_documents", None))
-            and callable(getattr(embedding, "embed_query", None))
-        ):
-            raise TypeError(
-                "InMemoryVectorStore needs an embedding model with "
-                "embed_documents and embed_query, "
-                f"got {type(embedding).__name__}; pass e.g. BagOfWords()."
-            )
-        self.store: dict[str, dict[str, Any]] = {}
-        self.embedding = embedding
-
-
-@add_to_class(InMemoryVectorStore)
-@property
-def embeddings(self) -> Embeddings:
-    return self.embedding
-
-
-# %% notebooks/07_in_memory_vectorstore.ipynb, cell 21
-# ---- write: an upsert keyed by id
-
-
-@add_to_class(InMemoryVectorStore)
-def add_documents(
-    self, documents: list[Document], ids: list[str] | None = None, **kwargs: Any
-) -> list[str]:
-    """Embed the texts, then store each under: the given id, else the document's id,
-    else a uuid4. An existing id is overwritten (an upsert). The stored metadata is the
-    document's own dict, not a copy: change it later and the store sees the change.
-    """
-    texts = [doc.page_content for doc in documents]
-    vectors = self.embedding.embed_documents(texts)
-    if ids and len(ids) != len(texts):
-        raise ValueError(
-            "ids must be the same length as texts. Got "
-            f"{len(ids)} ids and {len(texts)} texts."
-        )
-    id_iter: Iterator[str | None] = iter(ids) if ids else (doc.id for doc in documents)
-    used = []
-    for doc, vector in zip(documents, vectors, strict=False):
-        doc_id = next(id_iter) or str(uuid.uuid4())
-        used.append(doc_id)
-        self.store[doc_id] = {
-            "id": doc_id,
-            "vector": vector,
-            "text": doc.page_content,
-            "metadata": doc.metadata,
-        }
-    return used
-
-
-# %% notebooks/07_in_memory_vectorstore.ipynb, cell 22
-@add_to_class(InMemoryVectorStore)
-def get_by_ids(self, ids: Sequence[str], /) -> list[Document]:
-    """Documents for the ids found, in the order asked (missing ids skipped, repeats
-    repeated).
-    """
-    return [self._document(self.store[i]) for i in ids if self.store.get(i)]
-
-
-@add_to_class(InMemoryVectorStore)
-def delete(self, ids: Sequence[str] | None = None, **kwargs: Any) -> None:
-    """Remove these ids; unknown ids are ignored and ``None`` deletes nothing."""
-    for doc_id in ids or []:
-        self.store.pop(doc_id, None)
-
-
-@add_to_class(InMemoryVectorStore)
-@staticmethod
-def _document(entry: dict[str, Any]) -> Document:
-    """A fresh Document for a stored entry (its metadata a shallow copy, as pydantic
-    makes one).
-    """
-    return Document(
-        id=entry["id"], page_content=entry["text"], metadata=dict(entry["metadata"])
-    )
-
-
-# %% notebooks/07_in_memory_vectorstore.ipynb, cell 23
-# ---- read: filter, score, rank
-
-
-@add_to_class(InMemoryVectorStore)
-def _search_by_vector(
-    self,
-    embedding: list[float],
-    k: int | None = 4,
-    filter: Callable[[Document], bool] | None = None,
-) -> list[tuple[Document, float, list[float]]]:
-    """The one search: filter first, then cosine, then the top ``k`` (a slice)."""
-    entries = list(self.store.values())
-    if filter is not None and entries:
-        if not callable(filter):
-            raise TypeError(
-                "filter must be a function Document -> bool, got "
-                f"{type(filter).__name__} {filter!r}; "
-                "write e.g. filter=lambda doc: doc.metadata.get('topic') == 'pets'."
-            )
-        entries = [e for e in entries if filter(self._document(e))]
-    if not entries:
-        return []
-    similarity = cosine_similarity([embedding], [e["vector"] for e in entries])[0]
-    top = similarity.argsort()[::-1][:k]  # the real store's ranking: numpy's, reversed
-    return [
-        (self._document(entries[i]), float(similarity[i].item()), entries[i]["vector"])
-        for i in top
-    ]
-
-
-# %% notebooks/07_in_memory_vectorstore.ipynb, cell 24
-@add_to_class(InMemoryVectorStore)
-def similarity_search_with_score_by_vector(
-    self,
-    embedding: list[float],
-    k: int = 4,
-    filter: Callable[[Document], bool] | None = None,
-    **_kwargs: Any,
-) -> list[tuple[Document, float]]:
-    return [
-        (doc, score) for doc, score, _ in self._search_by_vector(embedding, k, filter)
-    ]
-
-
-@add_to_class(InMemoryVectorStore)
-def similarity_search_with_score(
-    self, query: str, k: int = 4, **kwargs: Any
-) -> list[tuple[Document, float]]:
-    """``(document, cosine similarity)`` pairs, best first."""
-    return self.similarity_search_with_score_by_vector(
-        self.embedding.embed_query(query), k, **kwargs
-    )
-
-
-# %% notebooks/07_in_memory_vectorstore.ipynb, cell 25
-@add_to_class(InMemoryVectorStore)
-def similarity_search_by_vector(
-    self, embedding: list[float], k: int = 4, **kwargs: Any
-) -> list[Document]:
-    return [
-        doc
-        for doc, _ in self.similarity_search_with_score_by_vector(
-            embedding, k, **kwargs
-        )
-    ]
-
-
-@add_to_class(InMemoryVectorStore)
-def similarity_search(self, query: str, k: int = 4, **kwargs: Any) -> list[Document]:
-    return [doc for doc, _ in self.similarity_search_with_score(query, k, **kwargs)]
-
-
-# %% notebooks/07_in_memory_vectorstore.ipynb, cell 26
-@add_to_class(InMemoryVectorStore)
-def max_marginal_relevance_search_by_vector(
-    self,
-    embedding: list[float],
-    k: int = 4,
-    fetch_k: int = 20,
-    lambda_mult: float = 0.5,
-    *,
-    filter: Callable[[Document], bool] | None = None,
-    **kwargs: Any,
-) -> list[Document]:
-    """Fetch the ``fetch_k`` best (after the filter), then let MMR choose ``k`` of
-    them.
-    """
-    hits = self._search_by_vector(embedding, fetch_k, filter)
-    query = np.array(
-        embedding, dtype=np.float32
-    )  # the real store hands MMR a float32 query
-    chosen = maximal_marginal_relevance(
-        query, [vector for _, _, vector in hits], lambda_mult, k
-    )
-    return [hits[i][0] for i in chosen]
-
-
-# %% notebooks/07_in_memory_vectorstore.ipynb, cell 27
-@add_to_class(InMemoryVectorStore)
-def max_marginal_relevance_search(
-    self,
-    query: str,
-    k: int = 4,
-    fetch_k: int = 20,
-    lambda_mult: float = 0.5,
-    **kwargs: Any,
-) -> list[Document]:
-    return self.max_marginal_relevance_search_by_vector(
-        self.embedding.embed_query(query),
-        k,
-        fetch_k,
-        lambda_mult=lambda_mult,
-        **kwargs,
-    )
-
-
-# %% notebooks/07_in_memory_vectorstore.ipynb, cell 28
-# ---- build, save, load
-# ------------------------------------------------------------------
-
-
-@add_to_class(InMemoryVectorStore)
-@classmethod
-def from_texts(
-    cls,
-    texts: list[str],
-    embedding: Embeddings,
-    metadatas: list[dict[str, Any]] | None = None,
-    **kwargs: Any,
-) -> "InMemoryVectorStore":
-    store = cls(embedding=embedding)
-    store.add_texts(texts=texts, metadatas=metadatas, **kwargs)
-    return store
-
-
+# %% notebooks/07_in_memory_vectorstore.ipynb, cell 77
 @add_to_class(InMemoryVectorStore)
 def dump(self, path: str | Path) -> None:
     """Write the store dict as JSON (the real store's file format); parent folders are
@@ -368,7 +405,6 @@ def dump(self, path: str | Path) -> None:
         json.dump(_to_json(self.store), f, indent=2)
 
 
-# %% notebooks/07_in_memory_vectorstore.ipynb, cell 29
 @add_to_class(InMemoryVectorStore)
 @classmethod
 def load(
