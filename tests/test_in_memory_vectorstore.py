@@ -356,3 +356,74 @@ def test_numpy_vectors_become_placeholders_like_the_real_one(tmp_path):
 def test_uuid_ids_are_version_4():
     ids = InMemoryVectorStore(BagOfWords()).add_documents([Document("cat"), Document("dog", id="")])
     assert all(uuid.UUID(i).version == 4 for i in ids)
+
+
+# --------------------------------------------------------------------------- async: the model's own async methods
+
+
+class TwoFaced(BagOfWords):
+    """A model whose async methods answer differently from its sync ones (the vector reversed),
+    so a test can tell which of the two a store called."""
+
+    async def aembed_documents(self, texts: list[str]) -> list[list[float]]:
+        return [vector[::-1] for vector in self.embed_documents(texts)]
+
+    async def aembed_query(self, text: str) -> list[float]:
+        return self.embed_query(text)[::-1]
+
+
+TEXTS = ["cat", "dog dog", "python kernel", "cat python", "kernel", "dog cat cat"]
+
+
+async def test_aadd_documents_awaits_aembed_documents_like_the_real_one():
+    mine, real = InMemoryVectorStore(TwoFaced()), RealStore(TwoFaced())
+    assert await mine.aadd_documents([Document(t, id=f"i{n}") for n, t in enumerate(TEXTS)]) == [
+        f"i{n}" for n in range(len(TEXTS))]
+    await real.aadd_documents([RealDocument(t, id=f"i{n}") for n, t in enumerate(TEXTS)])
+    assert mine.store == real.store
+    assert mine.store["i0"]["vector"] == BagOfWords().embed_query("cat")[::-1]  # the async vector
+
+
+async def test_async_searches_await_aembed_query_like_the_real_one():
+    mine, real = InMemoryVectorStore(TwoFaced()), RealStore(TwoFaced())
+    mine.add_documents([Document(t, id=f"i{n}") for n, t in enumerate(TEXTS)])  # sync vectors
+    real.add_documents([RealDocument(t, id=f"i{n}") for n, t in enumerate(TEXTS)])
+    ids = lambda docs: [d.id for d in docs]  # noqa: E731
+    # "cat" is [1, 0, 0, 0]; reversed by the async twin it is [0, 0, 0, 1], the vector of "python"
+    for query, reversed_query in [("cat", "python"), ("dog", "kernel"), ("cat dog", "kernel python")]:
+        found = pairs(await mine.asimilarity_search_with_score(query, k=None))
+        assert found == pairs(await real.asimilarity_search_with_score(query, k=None))
+        assert found == pairs(mine.similarity_search_with_score(reversed_query, k=None))
+        assert ids(await mine.asimilarity_search(query, k=3)) == ids(await real.asimilarity_search(query, k=3))
+        mmr = ids(await mine.amax_marginal_relevance_search(query, k=3, lambda_mult=0.3))
+        assert mmr == ids(await real.amax_marginal_relevance_search(query, k=3, lambda_mult=0.3))
+        assert mmr == ids(mine.max_marginal_relevance_search(reversed_query, k=3, lambda_mult=0.3))
+
+
+async def test_a_model_that_only_answers_await_works_on_both_stores():
+    class AsyncOnly(BagOfWords):
+        def embed_documents(self, texts: list[str]) -> list[list[float]]:
+            raise AssertionError("a sync method was called")
+
+        embed_query = embed_documents
+
+        async def aembed_documents(self, texts: list[str]) -> list[list[float]]:
+            return [BagOfWords.embed_query(self, text) for text in texts]
+
+        async def aembed_query(self, text: str) -> list[float]:
+            return BagOfWords.embed_query(self, text)
+
+    for store, doc_class in ((InMemoryVectorStore(AsyncOnly()), Document), (RealStore(AsyncOnly()), RealDocument)):
+        await store.aadd_documents([doc_class(t, id=f"i{n}") for n, t in enumerate(TEXTS)])
+        assert [d.id for d in await store.asimilarity_search("cat", k=1)] == ["i0"]
+        assert len(await store.amax_marginal_relevance_search("dog", k=2)) == 2
+
+
+async def test_afrom_texts_fills_the_store_through_aembed_documents_like_the_real_one():
+    """The real store's afrom_texts awaits aadd_texts, which hands the documents to its
+    aadd_documents; ours needs the base class's aadd_texts to do the same (notebook 06)."""
+    ids = [f"i{n}" for n in range(len(TEXTS))]
+    metadatas = [{"n": n} for n in range(len(TEXTS))]
+    mine = await InMemoryVectorStore.afrom_texts(TEXTS, TwoFaced(), metadatas, ids=ids)
+    real = await RealStore.afrom_texts(TEXTS, TwoFaced(), metadatas, ids=ids)
+    assert mine.store == real.store
