@@ -2,105 +2,86 @@
 # Edit the notebook's cells tagged "export", run them, then run `make export`.
 # Each part starts with `# %% <notebook>, cell K` (K counts every cell from 0).
 
-# %% notebooks/03_text_splitters.ipynb, cell 7
+# %% notebooks/03_text_splitters.ipynb, cell 6
 import asyncio
 import copy
 import logging
-import numbers
 import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Literal
 
+from retrieval_lab.oop import add_to_class
 from retrieval_lab.scratch.document import Document
 
-#: Where an over-long chunk is reported (the real splitters use
-#: "langchain_text_splitters.base").
+#: Where an over-long chunk is reported (the real: "langchain_text_splitters.base").
 logger = logging.getLogger("retrieval_lab.scratch.text_splitters")
 
-#: False drops the separator; True or "start" glues it to the piece after it; "end"
-#: to the piece before.
+#: False drops the separator; True or "start" keeps it on the next piece, "end" before.
 KeepSeparator = bool | Literal["start", "end"]
 
 
-# %% notebooks/03_text_splitters.ipynb, cell 8
+# %% notebooks/03_text_splitters.ipynb, cell 7
 class BaseDocumentTransformer(ABC):
-    """Anything that turns a sequence of Documents into another one: splitters, filters,
-    translators.
-    """
+    """Anything that turns a sequence of Documents into another: splitters, filters."""
 
     @abstractmethod
     def transform_documents(
         self, documents: Sequence[Document], **kwargs: Any
     ) -> Sequence[Document]:
-        """Return the transformed documents; each subclass decides what "transform"
-        means.
-        """
+        """Return the transformed documents; each subclass says what that means."""
 
     async def atransform_documents(
         self, documents: Sequence[Document], **kwargs: Any
     ) -> Sequence[Document]:
-        """The async twin. By default it runs the sync method in a worker thread, as the
-        real one does.
-        """
+        """The async twin: the sync method in a worker thread, as the real one does."""
         return await asyncio.to_thread(self.transform_documents, documents, **kwargs)
 
 
-# %% notebooks/03_text_splitters.ipynb, cell 10
+# %% notebooks/03_text_splitters.ipynb, cell 9
 def _split_text_with_regex(
     text: str, pattern: str, *, keep_separator: KeepSeparator
 ) -> list[str]:
-    """Cut text at every match of pattern; keep the separator at the start or end of a
-    piece, or drop it.
-    """
+    """Cut text at every match of pattern; drop the separator, or keep it at the start
+    or end of a piece."""
     if not pattern:
         pieces = list(text)  # no separator left to try: every character is a piece
     elif not keep_separator:
         pieces = re.split(pattern, text)
     else:
-        parts = re.split(
-            f"({pattern})", text
-        )  # the group makes re.split return the separators too
-        between, separators = (
-            parts[0::2],
-            parts[1::2],
-        )  # [piece, sep, piece, sep, piece]
+        # the group makes re.split return the separators too: [piece, sep, piece, ...]
+        parts = re.split(f"({pattern})", text)
+        between, separators = parts[0::2], parts[1::2]
         if keep_separator == "end":
-            pieces = [p + s for p, s in zip(between, separators, strict=False)] + [
-                between[-1]
-            ]
+            glued = zip(between, separators, strict=False)
+            pieces = [p + s for p, s in glued] + [between[-1]]
         else:  # True or "start"
-            pieces = [between[0]] + [
-                s + p for s, p in zip(separators, between[1:], strict=True)
-            ]
+            glued = zip(separators, between[1:], strict=True)
+            pieces = [between[0]] + [s + p for s, p in glued]
     return [p for p in pieces if p]
 
 
-# %% notebooks/03_text_splitters.ipynb, cell 13
-def _check_separator_regex(separator: str) -> None:
-    """A separator regex with groups of its own would make re.split return extra pieces:
-    refuse it clearly."""
-    groups = re.compile(separator).groups
-    if groups:
-        raise ValueError(
-            f"the separator regex {separator!r} has {groups} capturing "
-            "group(s), so re.split would return "
-            "the captured text as extra pieces. Group with "
-            "(?:...) instead, e.g. r'(?:\\n|\\.)'."
-        )
-
-
+# %% notebooks/03_text_splitters.ipynb, cell 12
 def _check_text(text: Any) -> None:
     """split_text works on one str: say what to pass instead of failing inside re."""
     if not isinstance(text, str):
         raise TypeError(
-            f"split_text needs a str, got {type(text).__name__}: pass "
-            "the text itself (e.g. doc.page_content), "
-            "or use split_documents for Document objects."
+            f"split_text needs a str, got {type(text).__name__}: pass the text itself "
+            "(e.g. doc.page_content), or use split_documents for Document objects."
         )
 
 
-# %% notebooks/03_text_splitters.ipynb, cell 15
+def _check_separator_regex(separator: str) -> None:
+    """A regex with groups of its own makes re.split return extra pieces: refuse it."""
+    if groups := re.compile(separator).groups:
+        raise ValueError(
+            f"the separator regex {separator!r} has {groups} capturing group(s), so "
+            "re.split would return the captured text as extra pieces. Group with "
+            "(?:...) instead, e.g. r'(?:\\n|\\.)'."
+        )
+
+
+# %% notebooks/03_text_splitters.ipynb, cell 14
 def _join_pieces(
     pieces: list[str], separator: str, strip_whitespace: bool
 ) -> str | None:
@@ -111,7 +92,7 @@ def _join_pieces(
     return chunk or None
 
 
-# %% notebooks/03_text_splitters.ipynb, cell 17
+# %% notebooks/03_text_splitters.ipynb, cell 16
 class _Window:
     """The pieces on their way into the next chunk. Its length is counted, not measured:
     the pieces' lengths plus one separator between each pair."""
@@ -137,23 +118,16 @@ class _Window:
         return self.pieces.pop(0)
 
 
-# %% notebooks/03_text_splitters.ipynb, cell 19
+# %% notebooks/03_text_splitters.ipynb, cell 18
 def _emit_and_slide(
-    window: _Window,
-    piece: str,
-    chunks: list[str],
-    *,
-    chunk_size: float,
-    chunk_overlap: float,
-    strip_whitespace: bool,
-    say: Callable[[str], object],
+    window: _Window, piece: str, chunks: list[str], *, chunk_size: float,
+    chunk_overlap: float, strip_whitespace: bool, say: Callable[[str], object],
 ) -> None:
     """``piece`` does not fit: emit the window, then drop pieces from its front."""
     if window.length > chunk_size:  # a single piece that was too long on its own
         logger.warning(
             "Created a chunk of size %d, which is longer than the specified %d",
-            window.length,
-            chunk_size,
+            window.length, chunk_size,
         )
     if not window.pieces:
         return
@@ -169,15 +143,10 @@ def _emit_and_slide(
         say(f"    drop {dropped!r} from the front, keep {kept}")
 
 
-# %% notebooks/03_text_splitters.ipynb, cell 21
+# %% notebooks/03_text_splitters.ipynb, cell 20
 def _merge_pieces(
-    pieces: Iterable[str],
-    separator: str,
-    *,
-    chunk_size: float,
-    chunk_overlap: float,
-    length_function: Callable[[str], int] = len,
-    strip_whitespace: bool = True,
+    pieces: Iterable[str], separator: str, *, chunk_size: float, chunk_overlap: float,
+    length_function: Callable[[str], int] = len, strip_whitespace: bool = True,
     trace: list[str] | None = None,
 ) -> list[str]:
     """Glue pieces into chunks of at most chunk_size (a piece longer than that becomes a
@@ -199,70 +168,17 @@ def _merge_pieces(
     return chunks
 
 
-# %% notebooks/03_text_splitters.ipynb, cell 31
-def _check_sizes(chunk_size: Any, chunk_overlap: Any) -> None:
-    """Both sizes are numbers, the size positive, the overlap between 0 and the size."""
-    for name, value in (("chunk_size", chunk_size), ("chunk_overlap", chunk_overlap)):
-        if isinstance(value, bool) or not isinstance(value, numbers.Real):
-            raise TypeError(
-                f"{name} must be a number (measured with "
-                f"length_function), got {value!r}."
-            )
-    if chunk_size <= 0:
-        raise ValueError(
-            f"chunk_size must be > 0, got {chunk_size}: a chunk holds at least one "
-            "character, so pass a positive size such as chunk_size=500."
-        )
-    if chunk_overlap < 0:
-        raise ValueError(
-            f"chunk_overlap must be >= 0, got {chunk_overlap}: use "
-            "0 for chunks that do not overlap."
-        )
-    if chunk_overlap > chunk_size:
-        raise ValueError(
-            f"Got a larger chunk overlap ({chunk_overlap}) than chunk "
-            f"size ({chunk_size}), should be smaller: "
-            "the overlap is the part of one chunk repeated at the start of the next."
-        )
-
-
-# %% notebooks/03_text_splitters.ipynb, cell 32
-def _check_settings(
-    chunk_size: Any, chunk_overlap: Any, length_function: Any, keep_separator: Any
-) -> None:
-    """Refuse settings that cannot work, saying which one and what to pass instead."""
-    _check_sizes(chunk_size, chunk_overlap)
-    if not callable(length_function):
-        raise TypeError(
-            "length_function must be a function of a str, such "
-            f"as len; got {length_function!r}."
-        )
-    if keep_separator not in (True, False, "start", "end"):
-        raise ValueError(
-            "keep_separator must be True, False, 'start' or "
-            f"'end'; got {keep_separator!r}."
-        )
-
-
-# %% notebooks/03_text_splitters.ipynb, cell 34
-from retrieval_lab.oop import add_to_class
-
-
+# %% notebooks/03_text_splitters.ipynb, cell 28
 class TextSplitter(BaseDocumentTransformer, ABC):
-    """Split texts into chunks of at most chunk_size, overlapping by up to
-    chunk_overlap.
-    """
+    """Split texts into chunks of at most chunk_size, overlapping by chunk_overlap."""
 
     def __init__(
-        self,
-        chunk_size: int = 4000,
-        chunk_overlap: int = 200,
+        self, chunk_size: int = 4000, chunk_overlap: int = 200,
         length_function: Callable[[str], int] = len,
-        keep_separator: KeepSeparator = False,
-        add_start_index: bool = False,
+        keep_separator: KeepSeparator = False, add_start_index: bool = False,
         strip_whitespace: bool = True,
     ) -> None:
-        _check_settings(chunk_size, chunk_overlap, length_function, keep_separator)
+        self._check_settings(chunk_size, chunk_overlap, length_function, keep_separator)
         self._chunk_size = chunk_size
         self._chunk_overlap = chunk_overlap
         self._length_function = length_function
@@ -270,12 +186,15 @@ class TextSplitter(BaseDocumentTransformer, ABC):
         self._add_start_index = add_start_index
         self._strip_whitespace = strip_whitespace
 
+    def _check_settings(self, *settings: Any) -> None:
+        """Trusting, until notebook 03's deep dive "Refusing bad settings"."""
+
     @abstractmethod
     def split_text(self, text: str) -> list[str]:
         """Cut one text into chunks: each subclass decides where."""
 
 
-# %% notebooks/03_text_splitters.ipynb, cell 35
+# %% notebooks/03_text_splitters.ipynb, cell 29
 @add_to_class(TextSplitter)
 def _join_docs(self, docs: list[str], separator: str) -> str | None:
     return _join_pieces(docs, separator, self._strip_whitespace)
@@ -284,31 +203,24 @@ def _join_docs(self, docs: list[str], separator: str) -> str | None:
 @add_to_class(TextSplitter)
 def _merge_splits(self, splits: Iterable[str], separator: str) -> list[str]:
     return _merge_pieces(
-        splits,
-        separator,
-        chunk_size=self._chunk_size,
-        chunk_overlap=self._chunk_overlap,
-        length_function=self._length_function,
+        splits, separator, chunk_size=self._chunk_size,
+        chunk_overlap=self._chunk_overlap, length_function=self._length_function,
         strip_whitespace=self._strip_whitespace,
     )
 
 
-# %% notebooks/03_text_splitters.ipynb, cell 36
+# %% notebooks/03_text_splitters.ipynb, cell 31
 @add_to_class(TextSplitter)
 def create_documents(
     self, texts: list[str], metadatas: list[dict[Any, Any]] | None = None
 ) -> list[Document]:
     """One Document per chunk of each text, each with a deep copy of its metadata."""
     if isinstance(texts, str):
-        raise TypeError(
-            "create_documents takes a list of texts; for one text, pass [text]."
-        )
+        raise TypeError("create_documents takes a list of texts; for one, pass [text].")
     metadatas = metadatas or [{}] * len(texts)
     if len(metadatas) < len(texts):
-        raise IndexError(
-            f"got {len(texts)} texts but only {len(metadatas)} "
-            "metadatas; give one dict per text."
-        )
+        n, m = len(texts), len(metadatas)
+        raise IndexError(f"got {n} texts but {m} metadatas: give one dict per text.")
     documents = []
     for text, metadata in zip(texts, metadatas, strict=False):
         start, previous_len = 0, 0
@@ -316,15 +228,14 @@ def create_documents(
             chunk_metadata = copy.deepcopy(metadata)
             if self._add_start_index:
                 search_from = max(0, start + previous_len - self._chunk_overlap)
-                # -1 when the chunk is not in the text
-                start = text.find(chunk, search_from)
+                start = text.find(chunk, search_from)  # -1: not in the text
                 chunk_metadata["start_index"] = start
                 previous_len = len(chunk)
             documents.append(Document(page_content=chunk, metadata=chunk_metadata))
     return documents
 
 
-# %% notebooks/03_text_splitters.ipynb, cell 37
+# %% notebooks/03_text_splitters.ipynb, cell 33
 @add_to_class(TextSplitter)
 def split_documents(self, documents: Iterable[Document]) -> list[Document]:
     """Split each Document; the chunks copy its metadata but not its id."""
@@ -342,14 +253,9 @@ def transform_documents(
     return self.split_documents(list(documents))
 
 
-# %% notebooks/03_text_splitters.ipynb, cell 39
-from retrieval_lab.oop import add_to_class
-
-
+# %% notebooks/03_text_splitters.ipynb, cell 35
 class CharacterTextSplitter(TextSplitter):
-    """Cut at one separator (a plain string, or a regex), then merge the pieces into
-    chunks.
-    """
+    """Cut at one separator (a plain string, or a regex), then merge the pieces."""
 
     def __init__(
         self, separator: str = "\n\n", is_separator_regex: bool = False, **kwargs: Any
@@ -357,8 +263,8 @@ class CharacterTextSplitter(TextSplitter):
         super().__init__(**kwargs)
         if not isinstance(separator, str):
             raise TypeError(
-                "separator must be a str, got "
-                f"{type(separator).__name__}; e.g. separator='\\n'."
+                f"separator must be a str, got {type(separator).__name__}; "
+                "e.g. separator='\\n'."
             )
         if is_separator_regex:
             _check_separator_regex(separator)
@@ -366,45 +272,33 @@ class CharacterTextSplitter(TextSplitter):
         self._is_separator_regex = is_separator_regex
 
 
-# %% notebooks/03_text_splitters.ipynb, cell 40
+# %% notebooks/03_text_splitters.ipynb, cell 36
 @add_to_class(CharacterTextSplitter)
 def split_text(self, text: str) -> list[str]:
     _check_text(text)
-    pattern = (
-        self._separator if self._is_separator_regex else re.escape(self._separator)
-    )
+    regex = self._is_separator_regex
+    pattern = self._separator if regex else re.escape(self._separator)
     pieces = _split_text_with_regex(text, pattern, keep_separator=self._keep_separator)
-    zero_width = self._is_separator_regex and self._separator.startswith(
-        ("(?=", "(?!", "(?<=", "(?<!")
-    )
-    glue = "" if self._keep_separator or zero_width else self._separator
+    lookaround = regex and self._separator.startswith(("(?=", "(?!", "(?<=", "(?<!"))
+    glue = "" if self._keep_separator or lookaround else self._separator
     return self._merge_splits(pieces, glue)
 
 
-# %% notebooks/03_text_splitters.ipynb, cell 44
-from retrieval_lab.oop import add_to_class
-
-
-# %% notebooks/03_text_splitters.ipynb, cell 45
+# %% notebooks/03_text_splitters.ipynb, cell 40
 class RecursiveCharacterTextSplitter(TextSplitter):
-    """Cut at the coarsest separator present; re-split any piece still too long with the
-    finer ones."""
+    """Cut at the coarsest separator present; re-split too-long pieces finer."""
 
     def __init__(
-        self,
-        separators: list[str] | None = None,
-        keep_separator: KeepSeparator = True,
-        is_separator_regex: bool = False,
-        **kwargs: Any,
+        self, separators: list[str] | None = None, keep_separator: KeepSeparator = True,
+        is_separator_regex: bool = False, **kwargs: Any,
     ) -> None:
         super().__init__(keep_separator=keep_separator, **kwargs)
-        # an empty list means the default too
-        separators = separators or ["\n\n", "\n", " ", ""]
-        wrong = [s for s in separators if not isinstance(s, str)]
-        if isinstance(separators, str) or wrong:
+        separators = separators or ["\n\n", "\n", " ", ""]  # [] means the default too
+        not_str = [s for s in separators if not isinstance(s, str)]
+        if isinstance(separators, str) or not_str:
             raise TypeError(
-                "separators must be a list of str, e.g. "
-                f"['\\n\\n', ' ']; got {separators!r}."
+                "separators must be a list of str, e.g. ['\\n\\n', ' ']; "
+                f"got {separators!r}."
             )
         if is_separator_regex:
             for separator in separators:
@@ -413,7 +307,7 @@ class RecursiveCharacterTextSplitter(TextSplitter):
         self._is_separator_regex = is_separator_regex
 
 
-# %% notebooks/03_text_splitters.ipynb, cell 46
+# %% notebooks/03_text_splitters.ipynb, cell 41
 @add_to_class(RecursiveCharacterTextSplitter)
 def _pattern(self, separator: str) -> str:
     return separator if self._is_separator_regex else re.escape(separator)
@@ -421,9 +315,7 @@ def _pattern(self, separator: str) -> str:
 
 @add_to_class(RecursiveCharacterTextSplitter)
 def _choose_separator(self, text: str, separators: list[str]) -> tuple[str, list[str]]:
-    """The first separator found in text, and the finer ones left for its too-long
-    pieces.
-    """
+    """The first separator found in text, and the finer ones after it."""
     for i, separator in enumerate(separators):
         if separator == "":
             return "", []
@@ -432,7 +324,7 @@ def _choose_separator(self, text: str, separators: list[str]) -> tuple[str, list
     return separators[-1], []
 
 
-# %% notebooks/03_text_splitters.ipynb, cell 47
+# %% notebooks/03_text_splitters.ipynb, cell 42
 @add_to_class(RecursiveCharacterTextSplitter)
 def _split_text(self, text: str, separators: list[str]) -> list[str]:
     separator, finer = self._choose_separator(text, separators)
@@ -455,8 +347,56 @@ def _split_text(self, text: str, separators: list[str]) -> list[str]:
     return chunks
 
 
-# %% notebooks/03_text_splitters.ipynb, cell 48
 @add_to_class(RecursiveCharacterTextSplitter)
 def split_text(self, text: str) -> list[str]:
     _check_text(text)
     return self._split_text(text, self._separators)
+
+
+# %% notebooks/03_text_splitters.ipynb, cell 90
+import numbers
+
+
+def _check_sizes(chunk_size: Any, chunk_overlap: Any) -> None:
+    """Both sizes are numbers, the size positive, the overlap between 0 and the size."""
+    for name, value in (("chunk_size", chunk_size), ("chunk_overlap", chunk_overlap)):
+        if isinstance(value, bool) or not isinstance(value, numbers.Real):
+            raise TypeError(
+                f"{name} must be a number (measured with length_function), "
+                f"got {value!r}."
+            )
+    if chunk_size <= 0:
+        raise ValueError(
+            f"chunk_size must be > 0, got {chunk_size}: a chunk holds at least one "
+            "character, so pass a positive size such as chunk_size=500."
+        )
+    if chunk_overlap < 0:
+        raise ValueError(
+            f"chunk_overlap must be >= 0, got {chunk_overlap}: use 0 for chunks that "
+            "do not overlap."
+        )
+    if chunk_overlap > chunk_size:
+        raise ValueError(
+            f"Got a larger chunk overlap ({chunk_overlap}) than chunk size "
+            f"({chunk_size}), should be smaller: the overlap is the part of one chunk "
+            "repeated at the start of the next."
+        )
+
+
+# %% notebooks/03_text_splitters.ipynb, cell 92
+@add_to_class(TextSplitter)
+def _check_settings(
+    self, chunk_size: Any, chunk_overlap: Any, length_function: Any, keep_separator: Any
+) -> None:
+    """Refuse settings that cannot work, saying which one and what to pass instead."""
+    _check_sizes(chunk_size, chunk_overlap)
+    if not callable(length_function):
+        raise TypeError(
+            "length_function must be a function of a str, such as len; "
+            f"got {length_function!r}."
+        )
+    if keep_separator not in (True, False, "start", "end"):
+        raise ValueError(
+            "keep_separator must be True, False, 'start' or 'end'; "
+            f"got {keep_separator!r}."
+        )
