@@ -18,6 +18,7 @@ VST = TypeVar("VST", bound="VectorStore")
 
 _RETRIEVER_MODULE = "retrieval_lab.scratch.vectorstore_retriever"
 logger = logging.getLogger(__name__)
+logger.addHandler(logging.NullHandler())  # a library logs; the application prints
 
 
 # %% notebooks/06_vectorstore.ipynb, cell 7
@@ -279,7 +280,8 @@ def _kept_above(
     pairs: list[tuple[Document, float]], score_threshold: float | None
 ) -> list[tuple[Document, float]]:
     """Warn about scores outside [0, 1] (NaN passes, as in the real one); keep those
-    >= the threshold, and log it when none is left."""
+    >= the threshold, and log it when none is left (printed only if the application
+    configures logging; the real one's logger prints it to stderr anyway)."""
     if any(score < 0.0 or score > 1.0 for _, score in pairs):
         warnings.warn(
             f"Relevance scores must be between 0 and 1, got {pairs}", stacklevel=3
