@@ -12,7 +12,7 @@ from .text_splitters import BaseDocumentTransformer, TextSplitter, CharacterText
 from .embeddings import Embeddings, cosine_similarity
 from .vectorstore import VectorStore
 from .in_memory_vectorstore import maximal_marginal_relevance, InMemoryVectorStore
-from .runnables import ensure_config, BaseCallbackHandler, CallbackManager, RunManager, Runnable, RunnableLambda, coerce_to_runnable, RunnableSequence
+from .runnables import ensure_config, Runnable, RunnableLambda, coerce_to_runnable, RunnableSequence, BaseCallbackHandler, CallbackManager, RunManager
 from .retrievers import BaseRetriever, split_terms, keyword_scores, bm25_scores, top_k
 from .vectorstore_retriever import VectorStoreRetriever, RunnablePassthrough, RunnableParallel
 from .matrix_vectorstore import MatrixVectorStore

@@ -60,198 +60,7 @@ def ensure_config(config: RunnableConfig | None = None) -> RunnableConfig:
     return fresh
 
 
-# %% notebooks/08_runnables.ipynb, cell 11
-class BaseCallbackHandler:
-    """Something that wants to hear about runs. Every method is a no-op: override what
-    you need. The names and keyword arguments are langchain-core's, so a handler written
-    for the real library also works here."""
-
-    def on_chain_start(
-        self, serialized: Any, inputs: Any, *, run_id: uuid.UUID, **kwargs: Any
-    ) -> None: ...
-    def on_chain_end(
-        self, outputs: Any, *, run_id: uuid.UUID, **kwargs: Any
-    ) -> None: ...
-    def on_chain_error(
-        self, error: BaseException, *, run_id: uuid.UUID, **kwargs: Any
-    ) -> None: ...
-    def on_retriever_start(
-        self, serialized: Any, query: str, *, run_id: uuid.UUID, **kwargs: Any
-    ) -> None: ...
-    def on_retriever_end(
-        self, documents: Any, *, run_id: uuid.UUID, **kwargs: Any
-    ) -> None: ...
-    def on_retriever_error(
-        self, error: BaseException, *, run_id: uuid.UUID, **kwargs: Any
-    ) -> None: ...
-
-
 # %% notebooks/08_runnables.ipynb, cell 13
-class CallbackManager:
-    """Handlers plus the tags and metadata every event of one run carries.
-
-    "Inheritable" tags and metadata travel down to child runs (the steps of a sequence);
-    the others stay on this run only."""
-
-    def __init__(
-        self, handlers: list[Any] | None = None, parent_run_id: uuid.UUID | None = None
-    ) -> None:
-        self.handlers: list[Any] = list(handlers or [])
-        self.parent_run_id = parent_run_id
-        self.tags: list[str] = []
-        self.inheritable_tags: list[str] = []
-        self.metadata: dict[str, Any] = {}
-        self.inheritable_metadata: dict[str, Any] = {}
-
-
-# %% notebooks/08_runnables.ipynb, cell 14
-@add_to_class(CallbackManager)
-def add_tags(self, tags: Sequence[str], inherit: bool = True) -> None:
-    """Re-adding a tag moves it to the end, as in langchain-core."""
-    for tag in tags:
-        for bucket in (self.tags, self.inheritable_tags):
-            if tag in bucket:
-                bucket.remove(tag)
-    self.tags.extend(tags)
-    if inherit:
-        self.inheritable_tags.extend(tags)
-
-
-@add_to_class(CallbackManager)
-def add_metadata(self, metadata: dict[str, Any], inherit: bool = True) -> None:
-    self.metadata = {**self.metadata, **metadata}
-    if inherit:
-        self.inheritable_metadata = {**self.inheritable_metadata, **metadata}
-
-
-# %% notebooks/08_runnables.ipynb, cell 15
-@add_to_class(CallbackManager)
-@classmethod
-def configure(
-    cls,
-    callbacks: "list[Any] | CallbackManager | None",
-    *,
-    inheritable_tags: Sequence[str] = (),
-    local_tags: Sequence[str] | None = None,
-    inheritable_metadata: dict[str, Any] | None = None,
-    local_metadata: dict[str, Any] | None = None,
-) -> "CallbackManager":
-    """The manager of one new run: the config's handlers, or a parent's child one."""
-    if isinstance(callbacks, CallbackManager):
-        manager = cls(callbacks.handlers, parent_run_id=callbacks.parent_run_id)
-        manager.tags = list(callbacks.tags)
-        manager.inheritable_tags = list(callbacks.inheritable_tags)
-        manager.metadata = dict(callbacks.metadata)
-        manager.inheritable_metadata = dict(callbacks.inheritable_metadata)
-    else:
-        manager = cls(callbacks or [])
-    manager.add_tags(list(inheritable_tags or []))
-    manager.add_tags(list(local_tags or []), inherit=False)
-    manager.add_metadata(dict(inheritable_metadata or {}))
-    manager.add_metadata(dict(local_metadata or {}), inherit=False)
-    return manager
-
-
-# %% notebooks/08_runnables.ipynb, cell 16
-@add_to_class(CallbackManager)
-def _start(self, event: str, payload: Any, name: str, **extra: Any) -> "RunManager":
-    run = RunManager(self, uuid.uuid4())
-    run._emit(
-        event,
-        None,
-        payload,
-        tags=list(self.tags),
-        metadata=dict(self.metadata),
-        name=name,
-        **extra,
-    )
-    return run
-
-
-@add_to_class(CallbackManager)
-def on_chain_start(
-    self, serialized: Any, inputs: Any, *, name: str, **extra: Any
-) -> "RunManager":
-    return self._start("on_chain_start", inputs, name, **extra)
-
-
-@add_to_class(CallbackManager)
-def on_retriever_start(self, serialized: Any, query: str, *, name: str) -> "RunManager":
-    return self._start("on_retriever_start", query, name)
-
-
-# %% notebooks/08_runnables.ipynb, cell 17
-class RunManager:
-    """One run in progress: it reports the end or the error, and makes managers for
-    child runs.
-    """
-
-    def __init__(self, manager: CallbackManager, run_id: uuid.UUID) -> None:
-        self.manager = manager
-        self.run_id = run_id
-
-
-# %% notebooks/08_runnables.ipynb, cell 18
-@add_to_class(RunManager)
-def _emit(self, event: str, *args: Any, **kwargs: Any) -> None:
-    """Call ``event`` on every handler. A handler that fails is logged, not raised
-    (unless it sets ``raise_error = True``): a broken logger must not break the chain it
-    watches."""
-    for handler in self.manager.handlers:
-        try:
-            getattr(handler, event)(
-                *args,
-                run_id=self.run_id,
-                parent_run_id=self.manager.parent_run_id,
-                **kwargs,
-            )
-        except Exception as exc:
-            if getattr(handler, "raise_error", False):
-                raise
-            logging.getLogger(__name__).warning(
-                "Error in %s.%s callback: %r", type(handler).__name__, event, exc
-            )
-
-
-@add_to_class(RunManager)
-def _finish(self, event: str, payload: Any) -> None:
-    self._emit(event, payload, tags=list(self.manager.tags))
-
-
-# %% notebooks/08_runnables.ipynb, cell 19
-@add_to_class(RunManager)
-def on_chain_end(self, outputs: Any) -> None:
-    self._finish("on_chain_end", outputs)
-
-
-@add_to_class(RunManager)
-def on_chain_error(self, error: BaseException) -> None:
-    self._finish("on_chain_error", error)
-
-
-@add_to_class(RunManager)
-def on_retriever_end(self, documents: list[Document]) -> None:
-    self._finish("on_retriever_end", documents)
-
-
-@add_to_class(RunManager)
-def on_retriever_error(self, error: BaseException) -> None:
-    self._finish("on_retriever_error", error)
-
-
-# %% notebooks/08_runnables.ipynb, cell 21
-@add_to_class(RunManager)
-def get_child(self, tag: str | None = None) -> CallbackManager:
-    """A child run's manager: the handlers, inheritable tags and metadata, + ``tag``."""
-    child = CallbackManager(self.manager.handlers, parent_run_id=self.run_id)
-    child.add_tags(self.manager.inheritable_tags)
-    child.add_metadata(self.manager.inheritable_metadata)
-    if tag is not None:
-        child.add_tags([tag], inherit=False)
-    return child
-
-
-# %% notebooks/08_runnables.ipynb, cell 25
 def _schema(name: str, json_type: str | None) -> type:
     """A stand-in for the pydantic model the real ``get_input_schema()`` returns: a
     named class whose ``model_json_schema()`` gives the title and the JSON type."""
@@ -268,7 +77,7 @@ def _schema(name: str, json_type: str | None) -> type:
     )
 
 
-# %% notebooks/08_runnables.ipynb, cell 26
+# %% notebooks/08_runnables.ipynb, cell 14
 class Runnable(ABC):
     """Anything with ``invoke``; ``batch``, ``ainvoke`` and ``|`` are built on it."""
 
@@ -289,7 +98,7 @@ def get_name(self) -> str:
     return self.name or type(self).__name__
 
 
-# %% notebooks/08_runnables.ipynb, cell 27
+# %% notebooks/08_runnables.ipynb, cell 15
 def _batch_configs(
     config: RunnableConfig | Sequence[RunnableConfig] | None, n_inputs: int
 ) -> list[RunnableConfig]:
@@ -304,7 +113,7 @@ def _batch_configs(
     return [ensure_config(config) for _ in range(n_inputs)]
 
 
-# %% notebooks/08_runnables.ipynb, cell 28
+# %% notebooks/08_runnables.ipynb, cell 16
 @add_to_class(Runnable)
 def batch(
     self,
@@ -334,7 +143,7 @@ def batch(
         return list(pool.map(one, inputs, configs))
 
 
-# %% notebooks/08_runnables.ipynb, cell 29
+# %% notebooks/08_runnables.ipynb, cell 17
 @add_to_class(Runnable)
 async def ainvoke(
     self, input: Any, config: RunnableConfig | None = None, **kwargs: Any
@@ -346,7 +155,7 @@ async def ainvoke(
     )
 
 
-# %% notebooks/08_runnables.ipynb, cell 30
+# %% notebooks/08_runnables.ipynb, cell 18
 @add_to_class(Runnable)
 def __or__(self, other: Any) -> "RunnableSequence":
     return RunnableSequence(self, coerce_to_runnable(other))
@@ -362,7 +171,7 @@ def pipe(self, *others: Any) -> "RunnableSequence":
     return RunnableSequence(self, *(coerce_to_runnable(o) for o in others))
 
 
-# %% notebooks/08_runnables.ipynb, cell 31
+# %% notebooks/08_runnables.ipynb, cell 19
 @add_to_class(Runnable)
 def get_input_schema(self) -> type:
     return _schema(self.get_name() + "Input", self._input_json_type)
@@ -373,7 +182,7 @@ def get_output_schema(self) -> type:
     return _schema(self.get_name() + "Output", self._output_json_type)
 
 
-# %% notebooks/08_runnables.ipynb, cell 32
+# %% notebooks/08_runnables.ipynb, cell 20
 @add_to_class(Runnable)
 def _call_with_config(
     self, func: Callable[[Any], Any], input: Any, config: RunnableConfig | None
@@ -397,7 +206,7 @@ def _call_with_config(
     return output
 
 
-# %% notebooks/08_runnables.ipynb, cell 34
+# %% notebooks/08_runnables.ipynb, cell 22
 class RunnableLambda(Runnable):
     """A plain function as a Runnable: its name is the function's (``RunnableLambda``
     for a lambda).
@@ -422,7 +231,7 @@ class RunnableLambda(Runnable):
         return f"RunnableLambda({self.name or '...'})"
 
 
-# %% notebooks/08_runnables.ipynb, cell 35
+# %% notebooks/08_runnables.ipynb, cell 23
 def coerce_to_runnable(thing: Any) -> Runnable:
     """What ``|`` accepts: a Runnable as it is, a function wrapped in RunnableLambda."""
     if isinstance(thing, Runnable):
@@ -442,7 +251,7 @@ def coerce_to_runnable(thing: Any) -> Runnable:
     )
 
 
-# %% notebooks/08_runnables.ipynb, cell 38
+# %% notebooks/08_runnables.ipynb, cell 26
 class RunnableSequence(Runnable):
     """``a | b | c``: each step's output is the next step's input, recorded as one
     parent run.
@@ -460,7 +269,7 @@ class RunnableSequence(Runnable):
         self.name = name
 
 
-# %% notebooks/08_runnables.ipynb, cell 39
+# %% notebooks/08_runnables.ipynb, cell 27
 @add_to_class(RunnableSequence)
 def invoke(
     self, input: Any, config: RunnableConfig | None = None, **kwargs: Any
@@ -491,7 +300,7 @@ def invoke(
     return value
 
 
-# %% notebooks/08_runnables.ipynb, cell 40
+# %% notebooks/08_runnables.ipynb, cell 28
 @add_to_class(RunnableSequence)
 def get_input_schema(self) -> type:
     return self.steps[0].get_input_schema()
@@ -505,3 +314,194 @@ def get_output_schema(self) -> type:
 @add_to_class(RunnableSequence)
 def __repr__(self) -> str:
     return " | ".join(repr(s) for s in self.steps)
+
+
+# %% notebooks/08_runnables.ipynb, cell 62
+class BaseCallbackHandler:
+    """Something that wants to hear about runs. Every method is a no-op: override what
+    you need. The names and keyword arguments are langchain-core's, so a handler written
+    for the real library also works here."""
+
+    def on_chain_start(
+        self, serialized: Any, inputs: Any, *, run_id: uuid.UUID, **kwargs: Any
+    ) -> None: ...
+    def on_chain_end(
+        self, outputs: Any, *, run_id: uuid.UUID, **kwargs: Any
+    ) -> None: ...
+    def on_chain_error(
+        self, error: BaseException, *, run_id: uuid.UUID, **kwargs: Any
+    ) -> None: ...
+    def on_retriever_start(
+        self, serialized: Any, query: str, *, run_id: uuid.UUID, **kwargs: Any
+    ) -> None: ...
+    def on_retriever_end(
+        self, documents: Any, *, run_id: uuid.UUID, **kwargs: Any
+    ) -> None: ...
+    def on_retriever_error(
+        self, error: BaseException, *, run_id: uuid.UUID, **kwargs: Any
+    ) -> None: ...
+
+
+# %% notebooks/08_runnables.ipynb, cell 64
+class CallbackManager:
+    """Handlers plus the tags and metadata every event of one run carries.
+
+    "Inheritable" tags and metadata travel down to child runs (the steps of a sequence);
+    the others stay on this run only."""
+
+    def __init__(
+        self, handlers: list[Any] | None = None, parent_run_id: uuid.UUID | None = None
+    ) -> None:
+        self.handlers: list[Any] = list(handlers or [])
+        self.parent_run_id = parent_run_id
+        self.tags: list[str] = []
+        self.inheritable_tags: list[str] = []
+        self.metadata: dict[str, Any] = {}
+        self.inheritable_metadata: dict[str, Any] = {}
+
+
+# %% notebooks/08_runnables.ipynb, cell 65
+@add_to_class(CallbackManager)
+def add_tags(self, tags: Sequence[str], inherit: bool = True) -> None:
+    """Re-adding a tag moves it to the end, as in langchain-core."""
+    for tag in tags:
+        for bucket in (self.tags, self.inheritable_tags):
+            if tag in bucket:
+                bucket.remove(tag)
+    self.tags.extend(tags)
+    if inherit:
+        self.inheritable_tags.extend(tags)
+
+
+@add_to_class(CallbackManager)
+def add_metadata(self, metadata: dict[str, Any], inherit: bool = True) -> None:
+    self.metadata = {**self.metadata, **metadata}
+    if inherit:
+        self.inheritable_metadata = {**self.inheritable_metadata, **metadata}
+
+
+# %% notebooks/08_runnables.ipynb, cell 66
+@add_to_class(CallbackManager)
+@classmethod
+def configure(
+    cls,
+    callbacks: "list[Any] | CallbackManager | None",
+    *,
+    inheritable_tags: Sequence[str] = (),
+    local_tags: Sequence[str] | None = None,
+    inheritable_metadata: dict[str, Any] | None = None,
+    local_metadata: dict[str, Any] | None = None,
+) -> "CallbackManager":
+    """The manager of one new run: the config's handlers, or a parent's child one."""
+    if isinstance(callbacks, CallbackManager):
+        manager = cls(callbacks.handlers, parent_run_id=callbacks.parent_run_id)
+        manager.tags = list(callbacks.tags)
+        manager.inheritable_tags = list(callbacks.inheritable_tags)
+        manager.metadata = dict(callbacks.metadata)
+        manager.inheritable_metadata = dict(callbacks.inheritable_metadata)
+    else:
+        manager = cls(callbacks or [])
+    manager.add_tags(list(inheritable_tags or []))
+    manager.add_tags(list(local_tags or []), inherit=False)
+    manager.add_metadata(dict(inheritable_metadata or {}))
+    manager.add_metadata(dict(local_metadata or {}), inherit=False)
+    return manager
+
+
+# %% notebooks/08_runnables.ipynb, cell 67
+@add_to_class(CallbackManager)
+def _start(self, event: str, payload: Any, name: str, **extra: Any) -> "RunManager":
+    run = RunManager(self, uuid.uuid4())
+    run._emit(
+        event,
+        None,
+        payload,
+        tags=list(self.tags),
+        metadata=dict(self.metadata),
+        name=name,
+        **extra,
+    )
+    return run
+
+
+@add_to_class(CallbackManager)
+def on_chain_start(
+    self, serialized: Any, inputs: Any, *, name: str, **extra: Any
+) -> "RunManager":
+    return self._start("on_chain_start", inputs, name, **extra)
+
+
+@add_to_class(CallbackManager)
+def on_retriever_start(self, serialized: Any, query: str, *, name: str) -> "RunManager":
+    return self._start("on_retriever_start", query, name)
+
+
+# %% notebooks/08_runnables.ipynb, cell 69
+class RunManager:
+    """One run in progress: it reports the end or the error, and makes managers for
+    child runs.
+    """
+
+    def __init__(self, manager: CallbackManager, run_id: uuid.UUID) -> None:
+        self.manager = manager
+        self.run_id = run_id
+
+
+# %% notebooks/08_runnables.ipynb, cell 70
+@add_to_class(RunManager)
+def _emit(self, event: str, *args: Any, **kwargs: Any) -> None:
+    """Call ``event`` on every handler. A handler that fails is logged, not raised
+    (unless it sets ``raise_error = True``): a broken logger must not break the chain it
+    watches."""
+    for handler in self.manager.handlers:
+        try:
+            getattr(handler, event)(
+                *args,
+                run_id=self.run_id,
+                parent_run_id=self.manager.parent_run_id,
+                **kwargs,
+            )
+        except Exception as exc:
+            if getattr(handler, "raise_error", False):
+                raise
+            logging.getLogger(__name__).warning(
+                "Error in %s.%s callback: %r", type(handler).__name__, event, exc
+            )
+
+
+@add_to_class(RunManager)
+def _finish(self, event: str, payload: Any) -> None:
+    self._emit(event, payload, tags=list(self.manager.tags))
+
+
+# %% notebooks/08_runnables.ipynb, cell 71
+@add_to_class(RunManager)
+def on_chain_end(self, outputs: Any) -> None:
+    self._finish("on_chain_end", outputs)
+
+
+@add_to_class(RunManager)
+def on_chain_error(self, error: BaseException) -> None:
+    self._finish("on_chain_error", error)
+
+
+@add_to_class(RunManager)
+def on_retriever_end(self, documents: list[Document]) -> None:
+    self._finish("on_retriever_end", documents)
+
+
+@add_to_class(RunManager)
+def on_retriever_error(self, error: BaseException) -> None:
+    self._finish("on_retriever_error", error)
+
+
+# %% notebooks/08_runnables.ipynb, cell 73
+@add_to_class(RunManager)
+def get_child(self, tag: str | None = None) -> CallbackManager:
+    """A child run's manager: the handlers, inheritable tags and metadata, + ``tag``."""
+    child = CallbackManager(self.manager.handlers, parent_run_id=self.run_id)
+    child.add_tags(self.manager.inheritable_tags)
+    child.add_metadata(self.manager.inheritable_metadata)
+    if tag is not None:
+        child.add_tags([tag], inherit=False)
+    return child
