@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import enum
 import math
 
 import pytest
@@ -69,6 +70,36 @@ def test_metadata_is_copied_one_level_deep_like_the_real_one(meta):
     mine, real = Document("x", metadata=nested), RealDocument("x", metadata=nested)
     assert (mine.metadata is nested) == (real.metadata is nested) is False
     assert (mine.metadata["inner"] is nested["inner"]) == (real.metadata["inner"] is nested["inner"]) is True
+
+
+@given(st.decimals(allow_nan=True, allow_infinity=True), st.integers(), st.floats())
+def test_number_ids_agree_decimals_included(decimal, integer, real_number):
+    """Pydantic's coerce_numbers_to_str takes int, float and Decimal: each becomes str()."""
+    for value in (decimal, integer, real_number):
+        assert Document("x", id=value).id == RealDocument("x", id=value).id == str(value)
+
+
+@given(st.text())
+def test_bytes_decoded_by_the_real_one_refused_by_ours(text):
+    """Where ours is stricter, on purpose (notebook 01, Side by side): the caller decodes."""
+    data = text.encode("utf-8")
+    for raw in (data, bytearray(data)):
+        assert RealDocument(raw).page_content == text
+        assert RealDocument("x", id=raw).id == text
+        assert outcome(lambda raw=raw: Document(raw)).error[0] == "TypeError"
+        assert outcome(lambda raw=raw: Document("x", id=raw)).error[0] == "TypeError"
+    assert "Decode it first" in outcome(lambda: Document(data)).error[1]
+
+
+class _Colour(enum.StrEnum):
+    RED = "red"
+
+
+def test_a_str_subclass_is_stored_as_plain_text_like_the_real_one():
+    for value in (_Colour.RED, type("Text", (str,), {})("red")):
+        mine, real = Document(value, id=value), RealDocument(value, id=value)
+        assert fields(mine) == fields(real)
+        assert type(mine.page_content) is type(mine.id) is str
 
 
 def test_errors_say_what_to_do():

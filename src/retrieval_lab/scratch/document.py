@@ -4,19 +4,26 @@
 
 # %% notebooks/01_document.ipynb, cell 7
 from collections.abc import Mapping
+from decimal import Decimal
 from typing import Any
 
 
 def _validated_text(value: Any) -> str:
-    """page_content must be a str: everything downstream (splitting, embedding) assumes
-    text.
+    """page_content must be text: everything downstream (splitting, embedding) assumes
+    it. Bytes are refused as well: only the caller knows their encoding.
     """
+    if isinstance(value, bytes | bytearray):
+        raise TypeError(
+            f"page_content must be a str, got {type(value).__name__} {value!r}. "
+            "Decode it first, e.g. Document(data.decode('utf-8')): only you know "
+            "its encoding."
+        )
     if not isinstance(value, str):
         raise TypeError(
             f"page_content must be a str, got {type(value).__name__} {value!r}. "
             f"Convert it first, e.g. Document(page_content=str(value))."
         )
-    return value
+    return str.__str__(value)  # a str subclass (a str enum, say) becomes plain text
 
 
 # %% notebooks/01_document.ipynb, cell 9
@@ -33,10 +40,14 @@ def _validated_metadata(value: Any) -> dict[str, Any]:
 
 
 def _validated_id(value: Any) -> str | None:
-    """None, a str, or a number (stored as its str); bool is not a number here."""
-    if value is None or isinstance(value, str):
-        return value
-    if isinstance(value, int | float) and not isinstance(value, bool):
+    """None, text, or a number stored as its str (bool is not a number here). Bytes are
+    refused, as for page_content.
+    """
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return str.__str__(value)
+    if isinstance(value, int | float | Decimal) and not isinstance(value, bool):
         return str(value)
     raise TypeError(
         "id must be a str (or a number, stored as text), got "
@@ -50,8 +61,8 @@ _NO_METADATA: Mapping[str, Any] = {}
 
 # %% notebooks/01_document.ipynb, cell 12
 class Document:
-    """A piece of text, what is known about it, and an optional key. Same surface as
-    langchain's.
+    """A piece of text, what is known about it, and an optional key: langchain's fields,
+    printing and equality, but stricter: no bytes, no unknown keywords.
     """
 
     def __init__(
