@@ -1,4 +1,4 @@
-"""The scaling pictures of notebook 11: latency against n (log-log), recall against latency, cosine spreads."""
+"""The scaling pictures of notebooks 11 and 12: latency against n, recall against a cost, cosine spreads."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from matplotlib.patches import FancyArrowPatch
 
 from retrieval_lab.plots import hnsw_walk, latency_vs_n, recall_vs_latency, swap_with_last_delete
 from retrieval_lab.plots._style import GREYS, OKABE_ITO
-from retrieval_lab.plots.scaling import cosine_distributions
+from retrieval_lab.plots.scaling import cosine_distributions, recall_tradeoff
 
 
 @pytest.fixture(autouse=True)
@@ -290,3 +290,54 @@ def test_cosine_distributions_without_nearest_has_one_panel():
 def test_cosine_distributions_refuses_what_is_not_a_set_of_cosines(pairs, nearest, bins, message):
     with pytest.raises(ValueError, match=message):
         cosine_distributions(pairs, nearest, bins=bins)
+
+
+# ----------------------------------------------------------------------------- recall_tradeoff (notebook 12)
+
+TRADEOFF = {
+    "IVF, nprobe": [("1", 0.61, 52.4), ("8", 0.98, 238.8), ("24", 1.0, 606.0)],
+    "HNSW, efSearch": [("10", 0.96, 111.8), ("64", 1.0, 321.0)],
+}
+
+
+def test_recall_tradeoff_puts_recall_across_and_the_cost_up_on_a_log_axis():
+    fig = recall_tradeoff(TRADEOFF, measure="vectors visited per query", better="lower",
+                          exact=("IndexFlatIP", 582.0))
+    ax = fig.axes[0]
+    lines = {line.get_label(): line for line in ax.get_lines()}
+    assert list(lines["IVF, nprobe"].get_xdata()) == [0.61, 0.98, 1.0]  # in the knob's order
+    assert list(lines["IVF, nprobe"].get_ydata()) == [52.4, 238.8, 606.0]
+    star = lines["exact search: IndexFlatIP (recall 1)"]
+    assert (list(star.get_xdata()), list(star.get_ydata()), star.get_marker()) == ([1.0], [582.0], "*")
+    assert ax.get_yscale() == "log"
+    assert ax.get_ylabel() == "vectors visited per query (lower is better)"
+    assert sorted(t.get_text() for t in ax.texts) == ["1", "10", "24", "64", "8"]
+    low, high = ax.get_xlim()
+    assert 0.5 < low < 0.61 and 1.0 <= high <= 1.1  # zoomed to the recalls, never below 0
+
+
+def test_recall_tradeoff_tells_the_curves_apart_by_marker_and_style_in_the_palette():
+    ax = recall_tradeoff(TRADEOFF, measure="queries per second", better="higher",
+                         exact=("flat", 3000.0)).axes[0]
+    curves = [line for line in ax.get_lines() if line.get_label() in TRADEOFF]
+    assert len({line.get_marker() for line in curves}) == 2
+    assert len({str(line.get_linestyle()) for line in curves}) == 2
+    palette = {to_hex(c) for c in [*OKABE_ITO.values(), *GREYS.values()]}
+    assert {to_hex(line.get_color()) for line in ax.get_lines()} <= palette
+    assert "higher is better" in ax.get_ylabel()
+
+
+@pytest.mark.parametrize(
+    ("curves", "kwargs", "message"),
+    [
+        ({}, {}, "at least one curve"),
+        ({"a": []}, {}, "no \\(label"),
+        ({"a": [("p", 1.2, 5.0)]}, {}, "recall lies in"),
+        ({"a": [("p", 0.5, 0.0)]}, {}, "log axis"),
+        ({"a": [("p", 0.5, 5.0)]}, {"better": "up"}, "'lower' or 'higher'"),
+        ({"a": [("p", 0.5, 5.0)]}, {"exact": ("flat", -1.0)}, "must be > 0"),
+    ],
+)
+def test_recall_tradeoff_refuses_what_it_cannot_draw(curves, kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        recall_tradeoff(curves, **{"measure": "visits", "better": "lower", **kwargs})

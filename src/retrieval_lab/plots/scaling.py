@@ -1,4 +1,4 @@
-"""Pictures of notebook 11: latency against n, recall against latency, cosine spreads, swap-delete, HNSW."""
+"""Pictures of notebooks 11 and 12: latency against n, recall against cost, cosine spreads, swap-delete, HNSW."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import matplotlib.pyplot as plt
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import FancyArrowPatch, Patch, Rectangle
+from matplotlib.ticker import FuncFormatter, LogLocator
 
 from retrieval_lab.plots._style import (
     COLORS,
@@ -190,6 +191,76 @@ def recall_vs_latency(
             for label, latency, recall in points
         ],
     )
+    return fig
+
+
+def recall_tradeoff(
+    curves: Mapping[str, Sequence[tuple[str, float, float]]],
+    *,
+    measure: str,
+    better: str,
+    exact: tuple[str, float] | None = None,
+    title: str = "approximate search: what recall costs",
+) -> Figure:
+    """ann-benchmarks' picture of approximate indexes: recall@k across, a cost or a speed up.
+
+    Each curve is one index, its points ``(label, recall, value)`` in the order of its knob
+    (nprobe, efSearch), each point labelled where its label overlaps no other; ``value`` is
+    what ``measure`` names (vectors visited per query, queries per second), on a log axis.
+    ``better`` ("lower" or "higher") is written on that axis, so the reader knows which corner
+    wins. ``exact = (name, value)`` draws exact search as a black star at recall 1 with a dotted
+    line across, a colour, marker and style no curve uses. The recall axis is zoomed to the
+    data: the differences live near 1.
+    """
+    _check_line_count(
+        curves, "recall_tradeoff", "curve", "curves", "{'HNSW': [('ef=16', 0.9, 150.0)]}"
+    )
+    if better not in ("lower", "higher"):
+        raise ValueError(f"recall_tradeoff: better is 'lower' or 'higher', got {better!r}.")
+    points = [(name, p) for name, pts in curves.items() for p in pts]
+    for name, pts in curves.items():
+        if not pts:
+            raise ValueError(
+                f"recall_tradeoff: curve {name!r} has no (label, recall, value) points."
+            )
+    for name, (label, recall, value) in points:
+        if not 0.0 <= recall <= 1.0:
+            raise ValueError(
+                f"recall_tradeoff: point {label!r} of {name!r} has recall {recall}; "
+                "recall lies in [0, 1]."
+            )
+        if not (math.isfinite(value) and value > 0):
+            raise ValueError(
+                f"recall_tradeoff: point {label!r} of {name!r} has {measure} {value}; "
+                "it must be > 0 (log axis)."
+            )
+    if exact is not None and not (math.isfinite(exact[1]) and exact[1] > 0):
+        raise ValueError(f"recall_tradeoff: exact search's {measure} {exact[1]} must be > 0.")
+    fig, ax = plt.subplots(figsize=(6.8, 4.4))
+    for (name, pts), (color, marker, linestyle) in zip(curves.items(), SERIES, strict=False):
+        ax.plot([p[1] for p in pts], [p[2] for p in pts], color=color, marker=marker,
+                linestyle=linestyle, label=name)
+    if exact is not None:
+        ax.axhline(exact[1], color="black", linestyle=(0, (1, 1)), linewidth=1.2)
+        ax.plot([1.0], [exact[1]], marker="*", markersize=14, color="black",
+                linestyle="none", label=f"exact search: {exact[0]} (recall 1)")
+    recalls = [p[1] for _, p in points] + ([1.0] if exact is not None else [])
+    low, high = min(recalls), max(recalls)
+    pad = max(0.02, 0.08 * (high - low))
+    ax.set_xlim(max(0.0, low - pad), min(1.0, high) + pad)
+    ax.set_yscale("log")
+    plain = FuncFormatter(lambda value, _: f"{value:,.0f}")  # 500, not 5 x 10^2
+    ax.yaxis.set_minor_locator(LogLocator(subs=(2.0, 5.0)))  # 1, 2, 5, 10, 20, 50 …
+    ax.yaxis.set_major_formatter(plain)
+    ax.yaxis.set_minor_formatter(plain)
+    ax.tick_params(axis="y", which="both", labelsize=8)
+    ax.set_xlabel("recall@k against exact search")
+    ax.set_ylabel(f"{measure} ({better} is better)")
+    ax.set_title(title)
+    ax.grid(True, which="major", alpha=0.3)
+    ax.legend(fontsize=8, loc="upper left" if better == "lower" else "lower left")
+    fig.tight_layout()
+    _place_labels(ax, [(label, recall, value) for _, (label, recall, value) in points])
     return fig
 
 
@@ -499,7 +570,8 @@ def hnsw_walk(
             )
         role = "entry point" if level == path[0][0] else ("every node" if level == 0 else "")
         ax.set_title(
-            f"layer {level}" + (f" ({role})" if role else "") + f": {len(steps)} nodes on the walk",
+            f"layer {level}" + (f" ({role})" if role else "")
+            + f": {len(steps)} node{'s' if len(steps) != 1 else ''} on the walk",
             fontsize=9.5,
         )
         ax.set_xlim(min(xs) - pad, max(xs) + pad)
