@@ -84,6 +84,15 @@ def test_erf_matches_the_math_module():
     assert np.abs(minilm.erf(xs) - exact).max() <= 1e-6
 
 
+def test_horner_is_numpys_polyval_in_place():
+    xs = np.linspace(-4, 4, 801, dtype=np.float32)
+    for coefficients in (minilm.ERF_P, minilm.ERF_Q, [np.float32(2), np.float32(-1)]):
+        expected = np.polyval(np.array(coefficients, dtype=np.float64), xs.astype(np.float64))
+        assert np.allclose(minilm.horner(xs, coefficients), expected, rtol=1e-5, atol=1e-6)
+    with pytest.raises(ValueError, match="at least two"):
+        minilm.horner(xs, [np.float32(1)])
+
+
 @pytest.mark.parametrize(
     ("name", "expected"), sorted(minilm.FILE_SHA256.items())
 )

@@ -162,25 +162,34 @@ def self_attention(x: np.ndarray, mask: np.ndarray, w: dict, layer: int) -> np.n
     return linear(mixed.transpose(0, 2, 1, 3).reshape(n, t, WIDTH), w, p + "output.dense")
 
 
-# erf(x) for float32 as x·P(x²)/Q(x²) on [-4, 4] (Eigen's float erf; beyond ±4 erf is ±1 in
-# float32). numpy has no erf, and the tanh approximation of GELU is 4e-4 off the model's.
-_ERF_P = [np.float32(c) for c in (
+#: erf(x) ≈ x·P(x²)/Q(x²) on [-4, 4] in float32: the coefficients of P, then of Q, highest power
+#: first (Eigen's float erf; beyond ±4, erf is ±1 in float32). numpy has no erf, and the tanh
+#: approximation of GELU is 4e-4 off the model's.
+ERF_P = [np.float32(c) for c in (
     -2.72614225801306e-10, 2.77068142495902e-08, -2.10102402082508e-06,
     -5.69250639462346e-05, -7.34990630326855e-04, -2.95459980854025e-03,
     -1.60960333262415e-02,
 )]  # fmt: skip
-_ERF_Q = [np.float32(c) for c in (
+ERF_Q = [np.float32(c) for c in (
     -1.45660718464996e-05, -2.13374055278905e-04, -1.68282697438203e-03,
     -7.37332916720468e-03, -1.42647390514189e-02,
 )]  # fmt: skip
 
 
-def _polynomial(x2: np.ndarray, coefficients: list[np.float32]) -> np.ndarray:
-    """c0·x2ⁿ + … + cn by Horner's rule, in place (these arrays are the model's largest)."""
-    out = x2 * coefficients[0]
-    for c in coefficients[1:]:
+def horner(x: np.ndarray, coefficients: list[np.float32]) -> np.ndarray:
+    """c0·xⁿ + c1·xⁿ⁻¹ + … + cn, elementwise, by Horner's rule: one multiply and one add per
+    coefficient, all in place on one new array, because GELU's arrays are the model's largest.
+
+    The same polynomial as ``np.polyval(coefficients, x)``, which makes a new array at every step.
+    Needs at least two coefficients.
+    """
+    if len(coefficients) < 2:
+        raise ValueError(f"horner needs at least two coefficients, got {len(coefficients)}")
+    out = x * coefficients[0]
+    for c in coefficients[1:-1]:
         out += c
-        out *= x2
+        out *= x
+    out += coefficients[-1]
     return out
 
 
@@ -188,12 +197,9 @@ def erf(x: np.ndarray) -> np.ndarray:
     """The error function, elementwise, to about 4e-7 in float32."""
     x = np.clip(x, np.float32(-4.0), np.float32(4.0))
     x2 = x * x
-    p = _polynomial(x2, _ERF_P[:-1])
-    p += _ERF_P[-1]
-    q = _polynomial(x2, _ERF_Q[:-1])
-    q += _ERF_Q[-1]
+    p = horner(x2, ERF_P)
     p *= x
-    p /= q
+    p /= horner(x2, ERF_Q)
     return p
 
 
