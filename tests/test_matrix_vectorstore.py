@@ -550,3 +550,71 @@ def test_the_benchmark_runs_end_to_end_on_tiny_sizes(capsys, search_scaling):
     assert set(fields) == {"matrix_vs_inmemory_600", "matrix_vs_faiss_flat_600", "hnsw_recall10"}
     assert 0.0 <= float(fields["hnsw_recall10"]) <= 1.0
     assert "agree" in out and "disagree" not in out
+
+
+# ----------------------------------------------------------------------------- async: the model's async methods
+
+
+class TwoFacedEmbeddings(LookupEmbeddings):
+    """A model whose async methods give other vectors than its sync ones: a store that awaits
+    ``aembed_documents`` / ``aembed_query`` shows it in its scores, one that runs the sync
+    method in a thread does not."""
+
+    def __init__(self, sync_table: dict[str, list[float]], async_table: dict[str, list[float]]):
+        super().__init__(sync_table)
+        self.async_side = LookupEmbeddings(async_table)
+
+    async def aembed_documents(self, texts: list[str]) -> list[list[float]]:
+        return self.async_side.embed_documents(texts)
+
+    async def aembed_query(self, text: str) -> list[float]:
+        return self.async_side.embed_query(text)
+
+
+def _two_faced() -> TwoFacedEmbeddings:
+    rng = np.random.default_rng(11)  # continuous vectors: no ties, every path scores apart
+    texts = ["a", "b", "c", "d", "q"]
+    sync, other = rng.normal(size=(2, len(texts), 4))
+    return TwoFacedEmbeddings(
+        {t: v.tolist() for t, v in zip(texts, sync, strict=True)},
+        {t: v.tolist() for t, v in zip(texts, other, strict=True)},
+    )
+
+
+async def _async_answers(cls: type, model: TwoFacedEmbeddings) -> dict[str, object]:
+    """Every async path the real store's tests exercise, as plain comparable values."""
+    store = cls(model)
+    added = await store.aadd_texts(["a", "b"], ids=["a", "b"])  # the base's, into aadd_documents
+    added += await store.aadd_documents([Document("c", id="c") if cls is MatrixVectorStore
+                                         else RealDocument("c", id="c")])
+    built = await cls.afrom_texts(["a", "b", "c", "d"], model, ids=["a", "b", "c", "d"])
+
+    def scored(pairs):
+        return [(d.id, s) for d, s in pairs]
+
+    return {
+        "added": added,
+        "with_score": scored(await store.asimilarity_search_with_score("q", k=3)),
+        "search": [d.id for d in await store.asimilarity_search("q", k=2)],
+        "mmr": [d.id for d in await built.amax_marginal_relevance_search("q", k=2, fetch_k=4)],
+        "from_texts": scored(await built.asimilarity_search_with_score("q", k=4)),
+        "by_vector": scored(built.similarity_search_with_score_by_vector(model.embed_query("q"), k=4)),
+    }
+
+
+def test_async_methods_await_the_models_async_methods_as_the_real_store_does():
+    import asyncio
+
+    model = _two_faced()
+    mine = asyncio.run(_async_answers(MatrixVectorStore, model))
+    real = asyncio.run(_async_answers(RealInMemoryVectorStore, model))
+    assert mine.keys() == real.keys()
+    for key, want in real.items():
+        if key in ("added", "search", "mmr"):
+            assert mine[key] == want, key
+        else:  # float32 rows against float64: scores to 1e-6, ids exactly
+            assert same_ranking(mine[key], want, TOL) and [i for i, _ in mine[key]] == [i for i, _ in want]
+    # and the model's two faces really differ: the sync path would have scored otherwise
+    sync_store = MatrixVectorStore.from_texts(["a", "b", "c"], model, ids=["a", "b", "c"])
+    sync_scores = sync_store.similarity_search_with_score("q", k=3)
+    assert not same_ranking([(d.id, s) for d, s in sync_scores], mine["with_score"], TOL)
