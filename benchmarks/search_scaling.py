@@ -6,7 +6,7 @@ Five stores answer the same single-vector queries over the same random unit vect
   rebuild a numpy array from Python lists on every query, so they stop at 100 000 vectors);
 - notebook 11's ``MatrixVectorStore`` (one contiguous float32 matrix of unit rows);
 - FAISS ``IndexFlatIP``: exact search, the anchor every other number is compared with;
-- FAISS ``IndexHNSWFlat``: approximate search, with its recall@10 against the exact answer.
+- FAISS ``IndexHNSWFlat``: approximate search (notebook 12), with its recall@10 against the exact answer.
 
 A second table puts Qdrant's embedded local mode (``langchain-qdrant``'s ``QdrantVectorStore`` over
 ``QdrantClient(":memory:")``, notebook 13) beside the real ``InMemoryVectorStore`` and
