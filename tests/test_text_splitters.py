@@ -243,6 +243,21 @@ def test_bad_settings_get_a_clear_error(settings_, error, words_):
         CharacterTextSplitter(**settings_)
 
 
+def test_where_ours_refuses_more_than_the_real_one():
+    """Notebook 03's settings deep dive: a bool size and a length_function that cannot be called
+    are refused when the splitter is built; the real one takes True as 1 and fails only at the
+    first split."""
+    with pytest.raises(TypeError, match="chunk_size must be a number"):
+        RecursiveCharacterTextSplitter(chunk_size=True, chunk_overlap=0)
+    real = RealCharacterTextSplitter(separator=" ", chunk_size=True, chunk_overlap=0)
+    assert real.split_text("ab cd") == ["ab", "cd"]  # True is a size of 1
+    with pytest.raises(TypeError, match="length_function must be a function"):
+        RecursiveCharacterTextSplitter(length_function=3)
+    lazy = RealRecursiveCharacterTextSplitter(length_function=3)
+    with pytest.raises(TypeError, match="not callable"):
+        lazy.split_text("a b")
+
+
 def test_recursive_separators_are_checked():
     with pytest.raises(TypeError, match="separators must be a list of str"):
         RecursiveCharacterTextSplitter(separators="\n")
