@@ -84,3 +84,13 @@ def test_a_path_without_a_prerequisite_fails(monkeypatch):
     monkeypatch.setattr(guide, "workshop_paths", lambda: {"broken": [with_prerequisite.path.stem]})
     problems = guide.path_problems(notebooks)
     assert problems and "which the path leaves out" in problems[0]
+
+
+def test_each_path_fits_its_days():
+    """The one-day path fits one 09:00-17:00 day and the two-day path two, from the core times."""
+    notebooks = [guide.read_notebook(p) for p in NOTEBOOKS]
+    for name, stems in guide.workshop_paths().items():
+        rest = [nb for nb in notebooks if nb.path.stem in stems]
+        for _ in range(2 if "two" in name else 1):
+            _, rest = guide.schedule(rest, guide.FULL_DAY_END, lunch=True)
+        assert not rest, f"path {name!r} does not fit: {[nb.number for nb in rest]} left over"

@@ -282,7 +282,7 @@ def _path_md(title: str, stems: list[str], notebooks: list[Notebook], days: int)
 
 PATH_TITLES = {
     "one_day": "One day (09:00–17:00): from documents to a search by meaning",
-    "two_days": "Two days (09:00–17:00 each): to a RAG chain, measured",
+    "two_days": "Two days (09:00–17:00 each): to a RAG chain",
 }
 
 def _notes() -> dict:

@@ -44,10 +44,9 @@ class CheckResult:
     __repr__ = __str__
 
 
-def _not_attempted(exercise: str) -> CheckResult:
+def _not_attempted(exercise: str, stub: str = "the `raise NotImplementedError` line") -> CheckResult:
     return CheckResult(
-        exercise, "not attempted",
-        "not attempted yet - replace the `raise NotImplementedError` line and run both cells.",
+        exercise, "not attempted", f"not attempted yet - replace {stub} and run both cells."
     )
 
 
@@ -160,7 +159,7 @@ def check_prediction(
     think, then run the code and see.
     """
     if attempt is None or attempt is Ellipsis:
-        return _not_attempted(exercise)
+        return _not_attempted(exercise, "the `...` with your prediction")
     guess = attempt
     if callable(attempt):
         try:
@@ -172,7 +171,7 @@ def check_prediction(
                 exercise, "error", f"your code raised {type(exc).__name__}: {exc}. Hint: {hint}"
             )
     if guess is Ellipsis or (isinstance(guess, dict) and Ellipsis in guess.values()):
-        return _not_attempted(exercise)  # a stub of {"A": ..., "B": ...} still to fill in
+        return _not_attempted(exercise, "each `...` with your prediction")  # {"A": ..., ...}
     real = truth()
     if not isinstance(guess, dict) or set(guess) != set(real):
         return CheckResult(
@@ -210,7 +209,7 @@ def check_value(
     value itself (``...`` meaning not attempted).
     """
     if attempt is None or attempt is Ellipsis:
-        return _not_attempted(exercise)
+        return _not_attempted(exercise, "the `...` with your answer")
     value = attempt
     if callable(attempt) and not isinstance(attempt, type):
         try:
