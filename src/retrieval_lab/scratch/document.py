@@ -70,7 +70,7 @@ class Document:
         page_content: str,
         *,
         metadata: Mapping[str, Any] = _NO_METADATA,
-        id: str | int | float | None = None,  # the real field is called id
+        id: str | int | float | Decimal | None = None,  # the real field is called id
         type: str = "Document",  # the real field is called type
     ) -> None:
         if type != "Document":
