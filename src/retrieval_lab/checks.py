@@ -70,6 +70,24 @@ def _show_case(case: Any) -> str:
     return ", ".join(parts)
 
 
+def _run_stub(exercise: str, attempt: Any, hint: str) -> Any:
+    """The learner's value: ``attempt`` itself, or what calling it returns when it is a function.
+
+    Returns a CheckResult instead when the stub is untouched (NotImplementedError) or raises:
+    the learner's exception is reported, never re-raised.
+    """
+    if not callable(attempt) or isinstance(attempt, type):
+        return attempt
+    try:
+        return attempt()
+    except NotImplementedError:
+        return _not_attempted(exercise)
+    except Exception as exc:
+        return CheckResult(
+            exercise, "error", f"your code raised {type(exc).__name__}: {exc}. Hint: {hint}"
+        )
+
+
 def check_function(
     exercise: str,
     attempt: Any,
@@ -160,16 +178,9 @@ def check_prediction(
     """
     if attempt is None or attempt is Ellipsis:
         return _not_attempted(exercise, "the `...` with your prediction")
-    guess = attempt
-    if callable(attempt):
-        try:
-            guess = attempt()
-        except NotImplementedError:
-            return _not_attempted(exercise)
-        except Exception as exc:
-            return CheckResult(
-                exercise, "error", f"your code raised {type(exc).__name__}: {exc}. Hint: {hint}"
-            )
+    guess = _run_stub(exercise, attempt, hint)
+    if isinstance(guess, CheckResult):
+        return guess
     if guess is Ellipsis or (isinstance(guess, dict) and Ellipsis in guess.values()):
         return _not_attempted(exercise, "each `...` with your prediction")  # {"A": ..., ...}
     real = truth()
@@ -210,16 +221,9 @@ def check_value(
     """
     if attempt is None or attempt is Ellipsis:
         return _not_attempted(exercise, "the `...` with your answer")
-    value = attempt
-    if callable(attempt) and not isinstance(attempt, type):
-        try:
-            value = attempt()
-        except NotImplementedError:
-            return _not_attempted(exercise)
-        except Exception as exc:
-            return CheckResult(
-                exercise, "error", f"your code raised {type(exc).__name__}: {exc}. Hint: {hint}"
-            )
+    value = _run_stub(exercise, attempt, hint)
+    if isinstance(value, CheckResult):
+        return value
     try:
         problem = problems(value)
     except Exception as exc:
