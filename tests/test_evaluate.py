@@ -28,6 +28,9 @@ WORDS = ["cat", "dog", "the", "kernel", "python", "mat", "x1", "2"]
 
 texts = st.lists(st.sampled_from(WORDS), max_size=8).map(" ".join)
 
+#: The first 16 hex digits of a SHA-256 of the shipped dev half's ids, sorted and joined.
+FIXED_DEV_FINGERPRINT = "4aeb9ad81ec7aa4e"
+
 
 def shipped_or_small() -> Path:
     """The shipped question set once it is in the package; until then the small test set."""
@@ -216,3 +219,28 @@ def test_importing_the_helpers_and_evaluate_imports_no_scratch_module():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=True)
     assert done.stdout.strip() == "[]"
+
+
+def test_the_split_is_fixed_stratified_and_halves_the_shipped_questions():
+    import hashlib
+    import random
+    from collections import Counter
+
+    questions = evaluate.load_questions()
+    dev, test = (evaluate.split_questions(questions, part) for part in ("dev", "test"))
+    dev_ids, test_ids = [q["id"] for q in dev], [q["id"] for q in test]
+    assert not set(dev_ids) & set(test_ids)
+    assert sorted(dev_ids + test_ids) == sorted(q["id"] for q in questions)
+    assert (len(dev), len(test)) == (73, 74)
+    styles = Counter(q["style"] for q in questions)
+    for style, n in styles.items():
+        assert sum(q["style"] == style for q in dev) == n // 2
+    shuffled = list(questions)
+    random.Random(1).shuffle(shuffled)
+    assert sorted(q["id"] for q in evaluate.split_questions(shuffled, "dev")) == sorted(dev_ids)
+    assert evaluate.split_questions(questions, "all") == questions
+    # The halves are part of the course's results: a change to them must be deliberate.
+    fingerprint = hashlib.sha256(" ".join(sorted(dev_ids)).encode()).hexdigest()[:16]
+    assert fingerprint == FIXED_DEV_FINGERPRINT
+    with pytest.raises(ValueError, match="dev, test, all"):
+        evaluate.split_questions(questions, "train")

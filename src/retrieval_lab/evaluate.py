@@ -142,6 +142,41 @@ def check_questions(questions: Any, where: str = "questions") -> list[dict[str, 
     return questions
 
 
+#: The halves of a question set: knobs are chosen on ``dev`` and reported on ``test``.
+SPLITS = ("dev", "test", "all")
+
+
+def _split_key(question_id: str) -> str:
+    """Where a question falls in its style's order: a hash of its id, so the split depends on
+    nothing else (not the file's order, not the machine, not Python's hash seed)."""
+    import hashlib
+
+    return hashlib.sha256(f"retrieval-lab/split/{question_id}".encode()).hexdigest()
+
+
+def split_questions(
+    questions: Sequence[Mapping[str, Any]], part: str
+) -> list[Mapping[str, Any]]:
+    """The ``dev`` half, the ``test`` half, or ``all`` of the questions, in file order.
+
+    Fixed and stratified: within each style the questions are ordered by a SHA-256 of their id
+    and the first half (rounded down) is dev, the rest test, so each half has the same mix of
+    styles (the shipped 147: 73 dev, 74 test). Choose a threshold, λ or a fusion weight on dev;
+    report the chosen setting on test, which played no part in choosing it.
+    """
+    if part not in SPLITS:
+        raise ValueError(f"part must be one of {', '.join(SPLITS)}, got {part!r}.")
+    if part == "all":
+        return list(questions)
+    by_style: dict[str, list[str]] = {}
+    for q in questions:
+        by_style.setdefault(str(q.get("style", "")), []).append(q["id"])
+    dev: set[str] = set()
+    for ids in by_style.values():
+        dev.update(sorted(ids, key=_split_key)[: len(ids) // 2])
+    return [q for q in questions if (q["id"] in dev) == (part == "dev")]
+
+
 def span_of(topic: str, text: str, grade: int = 2) -> dict[str, Any]:
     """The span of ``text`` in a topic, ready for a question's ``relevant`` list.
 
