@@ -134,3 +134,33 @@ def test_hints_hold_no_expression_of_the_solution(notebook: Path):
             f"{notebook.name}: the hint of check cell {check} holds solution code "
             f"{[' '.join(r) for r in shared]}: point to the idea instead"
         )
+
+
+@pytest.mark.parametrize("notebook", NOTEBOOKS, ids=IDS)
+def test_every_exercise_has_three_wrong_solutions(notebook: Path):
+    """Issue 30: each exercise keeps at least three hand-written wrong solutions in
+    tests/exercise_mutants/<notebook>.py (the nbval run refuses each through its check)."""
+    from collections import Counter
+
+    from tools.mutants import wrong_solutions
+
+    counts = Counter(w.exercise for w in wrong_solutions(notebook))
+    names = Counter((w.exercise, w.name) for w in wrong_solutions(notebook))
+    assert not [k for k, n in names.items() if n > 1], f"{notebook.name}: two wrong solutions share a name"
+    short = {n: counts[n] for n in range(1, len(exercises(notebook)) + 1) if counts[n] < 3}
+    assert not short, f"{notebook.name}: exercises with fewer than 3 wrong solutions: {short}"
+    assert set(counts) <= set(range(1, len(exercises(notebook)) + 1)), f"{notebook.name}: a Wrong names no exercise"
+
+
+@pytest.mark.parametrize("notebook", NOTEBOOKS, ids=IDS)
+def test_predictions_are_written_literals(notebook: Path):
+    """Every predict exercise is a function returning a dict literal, checked by check_prediction."""
+    from tools.mutants import predict_trials
+
+    cells = _read(notebook).cells
+    for number, (stub, check, solution) in enumerate(exercises(notebook), start=1):
+        if cells[stub].metadata.get("retrieval_lab", {}).get("kind") != "predict":
+            continue
+        where = f"{notebook.name}: exercise {number}"
+        assert "check_prediction(" in cells[check].source, f"{where} is a predict not checked by check_prediction"
+        assert predict_trials(number, solution), f"{where}'s solution is not a function returning a dict literal"

@@ -18,33 +18,47 @@ from queue import Empty
 
 import pytest
 
+from tools.mutants import STUB, Trial, trials_for
 from tools.nbtools import _read, exercises, part_of, tags
 
 ITEM_NAME = "solutions pass their checks"
+WRONG_NAME = "wrong solutions are refused"
 _MARK = "@@retrieval-lab-solutions@@"
 # Runs inside the kernel: every cell through IPython as a learner's Run would, the check cells'
 # values kept, one JSON line printed at the end. Outputs of the cells go to nowhere.
 _PROGRAM = """
-def _retrieval_lab_solutions(cells):
+def _retrieval_lab_solutions(runs):
     import contextlib, io, json
     import matplotlib.pyplot as plt
     from retrieval_lab.checks import CheckResult
-    shell, report = get_ipython(), []
+    shell, reports = get_ipython(), []
     try:
-        for index, source, is_check, may_raise in cells:
-            with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-                outcome = shell.run_cell(source, store_history=False, silent=False)
-            error = outcome.error_in_exec or outcome.error_before_exec
-            if error is not None and not may_raise:
-                report.append({"cell": index, "error": repr(error)})
-            elif is_check:
-                result = outcome.result
-                report.append({"cell": index, "check": isinstance(result, CheckResult),
-                               "passed": bool(getattr(result, "passed", False)), "says": str(result)})
+        for run in runs:
+            report, ns = [], shell.user_ns
+            saved = dict(ns) if run["restore"] else None
+            for name in run["forget"]:
+                ns.pop(name, None)
+            try:
+                for index, source, is_check, may_raise in run["cells"]:
+                    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+                        outcome = shell.run_cell(source, store_history=False, silent=False)
+                    error = outcome.error_in_exec or outcome.error_before_exec
+                    if error is not None and not may_raise:
+                        report.append({"cell": index, "error": repr(error)})
+                    elif is_check:
+                        result = outcome.result
+                        report.append({"cell": index, "check": isinstance(result, CheckResult),
+                                       "passed": bool(getattr(result, "passed", False)),
+                                       "status": getattr(result, "status", None), "says": str(result)})
+            finally:
+                if saved is not None:
+                    ns.clear()
+                    ns.update(saved)
+            reports.append(report)
     finally:
         plt.close("all")
-    print(MARK + json.dumps(report))
-_retrieval_lab_solutions(CELLS)
+    print(MARK + json.dumps(reports))
+_retrieval_lab_solutions(RUNS)
 del _retrieval_lab_solutions
 """
 
@@ -69,36 +83,104 @@ def solution_run(notebook: Path) -> list[tuple[int, str, bool, bool]]:
     ]
 
 
+def run_in_kernel(item: pytest.Item, runs: list[dict]) -> list[list[dict]]:
+    """Run cell lists in the notebook's nbval kernel; a report per run (errors, check results).
+
+    A run with ``restore`` puts the kernel's namespace back afterwards, and ``forget`` deletes
+    names first (a harness cell the learner skipped).
+    """
+    program = _PROGRAM.replace("MARK", repr(_MARK)).replace("RUNS", repr(runs))
+    kernel = item.parent.kernel
+    if kernel is None or not kernel.is_alive():
+        raise RuntimeError(f"{item.path.name}: nbval's kernel is gone; the solutions need the notebook's state")
+    msg_id = kernel.execute_cell_input(program, allow_stdin=False)
+    timeout = item.config.option.nbval_cell_timeout
+    kernel.await_reply(msg_id, timeout=timeout)
+    printed = []
+    while True:
+        try:
+            msg = item.parent.get_kernel_message(timeout=timeout)
+        except Empty as exc:
+            raise RuntimeError(f"{item.path.name}: the kernel said nothing for {timeout} s") from exc
+        if msg["parent_header"].get("msg_id") != msg_id:
+            continue
+        if msg["msg_type"] == "stream" and msg["content"]["name"] == "stdout":
+            printed.append(msg["content"]["text"])
+        elif msg["msg_type"] == "error":
+            printed.append(f"\n{msg['content']['ename']}: {msg['content']['evalue']}\n")
+        elif msg["msg_type"] == "status" and msg["content"]["execution_state"] == "idle":
+            break
+    text = "".join(printed)
+    line = next((ln for ln in text.splitlines() if ln.startswith(_MARK)), None)
+    assert line is not None, f"{item.path.name}: the run printed no report:\n{text[-2000:]}"
+    return json.loads(line.removeprefix(_MARK))
+
+
+def trial_runs(notebook: Path, trials: list[Trial]) -> list[dict]:
+    """Each trial as a run: its exercise's cells from the stub to the check, the stub replaced."""
+    found = exercises(notebook)
+    nb = _read(notebook)
+    runs = []
+    for trial in trials:
+        stub, check, _ = found[trial.exercise - 1]
+        source = nb.cells[stub].source if trial.source == STUB else trial.source
+        cells = [
+            (i, source if i == stub else nb.cells[i].source, i == check,
+             i == stub or "raises-exception" in tags(nb.cells[i]))
+            for i in range(stub, check + 1)
+            if nb.cells[i].cell_type == "code" and "widget" not in tags(nb.cells[i])
+        ]
+        runs.append({"cells": cells, "forget": list(trial.forget), "restore": True})
+    return runs
+
+
+def notebook_trials(notebook: Path) -> list[Trial]:
+    """The hand-written wrong solutions and the predict probes of one notebook."""
+    nb = _read(notebook)
+    found = exercises(notebook)
+    kinds = [nb.cells[i].metadata.get("retrieval_lab", {}).get("kind") for i, _, _ in found]
+    return trials_for(notebook, [solution for _, _, solution in found], kinds)
+
+
+class WrongRefused(pytest.Item):
+    """Every wrong solution and predict probe of a notebook is refused by its check, kindly."""
+
+    def runtest(self) -> None:
+        trials = notebook_trials(self.path)
+        if not trials:
+            return
+        reports = run_in_kernel(self, trial_runs(self.path, trials))
+        problems = []
+        predict_messages: dict[int, set[str]] = {}
+        for trial, report in zip(trials, reports, strict=True):
+            checks = [r for r in report if "check" in r]
+            errors = [r for r in report if "error" in r]
+            where = f"exercise {trial.exercise}, {trial.label!r}"
+            if errors or not checks or not checks[-1]["check"]:
+                problems.append(f"{where}: the check cell did not answer ({errors or checks})")
+            elif checks[-1]["passed"]:
+                problems.append(f"{where}: a wrong solution got {checks[-1]['says']}")
+            elif trial.kind == "predict-key":
+                predict_messages.setdefault(trial.exercise, set()).add(checks[-1]["says"])
+            elif trial.kind == "predict-computed" and "running the code comes after" not in checks[-1]["says"]:
+                problems.append(f"{where}: a computed prediction was not refused as one: {checks[-1]['says']}")
+        for exercise, messages in predict_messages.items():
+            if len(messages) > 1:
+                problems.append(
+                    f"exercise {exercise}: the message depends on which prediction is wrong: {sorted(messages)}"
+                )
+        assert not problems, f"{self.path.name}: " + "\n".join(problems)
+
+    def reportinfo(self):
+        return self.path, None, f"{self.path.name}::{WRONG_NAME}"
+
+
 class SolutionsPass(pytest.Item):
     """Run a notebook's solutions and checks in the kernel nbval used for its cells."""
 
     def runtest(self) -> None:
         cells = solution_run(self.path)
-        program = _PROGRAM.replace("MARK", repr(_MARK)).replace("CELLS", repr(cells))
-        kernel = self.parent.kernel
-        if kernel is None or not kernel.is_alive():
-            raise RuntimeError(f"{self.path.name}: nbval's kernel is gone; the solutions need the notebook's state")
-        msg_id = kernel.execute_cell_input(program, allow_stdin=False)
-        timeout = self.config.option.nbval_cell_timeout
-        kernel.await_reply(msg_id, timeout=timeout)
-        printed = []
-        while True:
-            try:
-                msg = self.parent.get_kernel_message(timeout=timeout)
-            except Empty as exc:
-                raise RuntimeError(f"{self.path.name}: the kernel said nothing for {timeout} s") from exc
-            if msg["parent_header"].get("msg_id") != msg_id:
-                continue
-            if msg["msg_type"] == "stream" and msg["content"]["name"] == "stdout":
-                printed.append(msg["content"]["text"])
-            elif msg["msg_type"] == "error":
-                printed.append(f"\n{msg['content']['ename']}: {msg['content']['evalue']}\n")
-            elif msg["msg_type"] == "status" and msg["content"]["execution_state"] == "idle":
-                break
-        text = "".join(printed)
-        line = next((ln for ln in text.splitlines() if ln.startswith(_MARK)), None)
-        assert line is not None, f"{self.path.name}: the solution run printed no report:\n{text[-2000:]}"
-        report = json.loads(line.removeprefix(_MARK))
+        [report] = run_in_kernel(self, [{"cells": cells, "forget": [], "restore": False}])
         errors = [f"cell {r['cell']} raised {r['error']}" for r in report if "error" in r]
         assert not errors, f"{self.path.name}, with the solutions in: " + "; ".join(errors)
         results = [r for r in report if "check" in r]
@@ -125,4 +207,5 @@ def pytest_collection_modifyitems(session, config, items) -> None:
             last[item.parent] = position
     for notebook, position in sorted(last.items(), key=lambda pair: -pair[1]):
         if exercises(Path(notebook.path)):
+            items.insert(position + 1, WrongRefused.from_parent(notebook, name=WRONG_NAME))
             items.insert(position + 1, SolutionsPass.from_parent(notebook, name=ITEM_NAME))
