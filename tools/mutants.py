@@ -107,3 +107,119 @@ def trials_for(notebook: Path, solutions: list[str], kinds: list[str | None]) ->
         if kind == "predict":
             trials += predict_trials(number, solution)
     return sorted(trials, key=lambda t: t.exercise)
+
+
+# --------------------------------------------------------------------------- mutation
+
+_SWAPS: dict[type, type] = {
+    ast.Add: ast.Sub, ast.Sub: ast.Add, ast.Mult: ast.Div, ast.Div: ast.Mult,
+    ast.FloorDiv: ast.Mult, ast.Mod: ast.FloorDiv, ast.Pow: ast.Mult,
+    ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt,
+    ast.Eq: ast.NotEq, ast.NotEq: ast.Eq, ast.In: ast.NotIn, ast.NotIn: ast.In,
+    ast.Is: ast.IsNot, ast.IsNot: ast.Is, ast.And: ast.Or, ast.Or: ast.And,
+}
+MAX_MUTANTS = 60  # per solution: a fixed, evenly spread sample when there are more
+
+
+def _in_functions(tree: ast.Module) -> list[ast.AST]:
+    """Nodes inside the solution's function and class bodies (imports and docstrings left out)."""
+    found = []
+    for top in tree.body:
+        if isinstance(top, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            found += [node for node in ast.walk(top) if node not in top.decorator_list]
+    return found
+
+
+def _is_docstring(node: ast.AST, parents: dict[ast.AST, ast.AST]) -> bool:
+    parent = parents.get(node)
+    return isinstance(parent, ast.Expr) and isinstance(node, ast.Constant) and isinstance(node.value, str)
+
+
+def mutants(solution: str) -> list[tuple[str, str]]:
+    """(label, source) for each first-order mutant of a solution: an operator swapped, a number
+    nudged, a boolean flipped, or a statement dropped, as mutation testing tools do."""
+    try:
+        tree = ast.parse(solution)
+    except SyntaxError:
+        return []
+    parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+    out: list[tuple[str, str]] = []
+
+    def emit(label: str) -> None:
+        out.append((label, ast.unparse(tree)))
+
+    for node in _in_functions(tree):
+        line = getattr(node, "lineno", getattr(parents.get(node), "lineno", 0))
+        if isinstance(node, (ast.BinOp, ast.AugAssign, ast.BoolOp)) and type(node.op) in _SWAPS:
+            old = node.op
+            node.op = _SWAPS[type(old)]()
+            emit(f"line {line}: {type(old).__name__} -> {type(node.op).__name__}")
+            node.op = old
+        elif isinstance(node, ast.Compare):
+            for i, op in enumerate(node.ops):
+                if type(op) in _SWAPS:
+                    node.ops[i] = _SWAPS[type(op)]()
+                    emit(f"line {line}: {type(op).__name__} -> {type(node.ops[i]).__name__}")
+                    node.ops[i] = op
+        elif isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.Not, ast.USub)):
+            parent = parents[node]
+            for field_name, value in ast.iter_fields(parent):
+                if value is node:
+                    setattr(parent, field_name, node.operand)
+                    emit(f"line {line}: {type(node.op).__name__} dropped")
+                    setattr(parent, field_name, node)
+                elif isinstance(value, list) and any(v is node for v in value):
+                    i = next(i for i, v in enumerate(value) if v is node)
+                    value[i] = node.operand
+                    emit(f"line {line}: {type(node.op).__name__} dropped")
+                    value[i] = node
+        elif isinstance(node, ast.Constant) and not _is_docstring(node, parents):
+            old_value = node.value
+            if isinstance(old_value, bool):
+                node.value = not old_value
+            elif isinstance(old_value, (int, float)):
+                node.value = old_value + 1
+            else:
+                continue
+            emit(f"line {line}: {old_value!r} -> {node.value!r}")
+            node.value = old_value
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.For, ast.While,
+                             ast.If, ast.With, ast.Try)):
+            for body_name in ("body", "orelse", "finalbody"):
+                body = getattr(node, body_name, None)
+                if not body:
+                    continue
+                for i, statement in enumerate(list(body)):
+                    if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant):
+                        continue  # a docstring
+                    if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                        continue
+                    body[i] = ast.Pass(lineno=statement.lineno, col_offset=statement.col_offset)
+                    emit(f"line {statement.lineno}: `{ast.unparse(statement).splitlines()[0][:50]}` dropped")
+                    body[i] = statement
+    if len(out) > MAX_MUTANTS:
+        step = len(out) / MAX_MUTANTS
+        out = [out[int(i * step)] for i in range(MAX_MUTANTS)]
+    return out
+
+
+def equivalent_mutants(notebook: Path) -> dict[str, str]:
+    """Mutants shown equivalent (they change nothing a check could see), with the reason:
+    ``EQUIVALENT = {"exercise N, line L: ...": "why"}`` in the notebook's wrong-solutions module."""
+    path = WRONG_DIR / f"{notebook.stem}.py"
+    if not path.exists():
+        return {}
+    spec = importlib.util.spec_from_file_location(f"exercise_mutants_{notebook.stem}_eq", path)
+    module = importlib.util.module_from_spec(spec)
+    assert spec.loader is not None
+    spec.loader.exec_module(module)
+    return dict(getattr(module, "EQUIVALENT", {}))
+
+
+def mutant_trials(solutions: list[str]) -> list[Trial]:
+    """Every mutant of every solution of a notebook."""
+    return [
+        Trial(number, label, source, kind="mutant")
+        for number, solution in enumerate(solutions, start=1)
+        for label, source in mutants(solution)
+    ]

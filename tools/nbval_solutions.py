@@ -13,12 +13,13 @@ Loaded by the root ``conftest.py``; it adds nothing when nbval is not collecting
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from queue import Empty
 
 import pytest
 
-from tools.mutants import STUB, Trial, trials_for
+from tools.mutants import STUB, Trial, mutant_trials, trials_for
 from tools.nbtools import _read, exercises, part_of, tags
 
 ITEM_NAME = "solutions pass their checks"
@@ -38,6 +39,12 @@ def _retrieval_lab_solutions(runs):
             saved = dict(ns) if run["restore"] else None
             for name in run["forget"]:
                 ns.pop(name, None)
+            if run.get("timeout"):
+                import signal
+                def _alarm(signum, frame):
+                    raise TimeoutError("the check ran too long")
+                signal.signal(signal.SIGALRM, _alarm)
+                signal.setitimer(signal.ITIMER_REAL, run["timeout"])
             try:
                 for index, source, is_check, may_raise in run["cells"]:
                     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
@@ -51,6 +58,8 @@ def _retrieval_lab_solutions(runs):
                                        "passed": bool(getattr(result, "passed", False)),
                                        "status": getattr(result, "status", None), "says": str(result)})
             finally:
+                if run.get("timeout"):
+                    signal.setitimer(signal.ITIMER_REAL, 0)
                 if saved is not None:
                     ns.clear()
                     ns.update(saved)
@@ -175,6 +184,41 @@ class WrongRefused(pytest.Item):
         return self.path, None, f"{self.path.name}::{WRONG_NAME}"
 
 
+MUTATION_ENV = "RETRIEVAL_LAB_MUTATION"  # a folder: `python -m tools.mutation` sets it
+MUTANT_NAME = "mutants of the solutions are scored"
+MUTANT_TIMEOUT = 20.0  # seconds: a mutant that makes a check hang counts as refused
+
+
+class MutantsScored(pytest.Item):
+    """Run every mutant of every solution through its check; write what each check said.
+
+    Only under ``python -m tools.mutation`` (it is minutes of work): the score is read from the
+    files this writes, not asserted here.
+    """
+
+    def runtest(self) -> None:
+        found = exercises(self.path)
+        trials = mutant_trials([solution for _, _, solution in found])
+        runs = trial_runs(self.path, trials)
+        for run in runs:
+            run["timeout"] = MUTANT_TIMEOUT
+        reports = run_in_kernel(self, runs) if runs else []
+        rows = []
+        for trial, report in zip(trials, reports, strict=True):
+            checks = [r for r in report if "check" in r]
+            answered = bool(checks) and checks[-1]["check"]
+            rows.append({
+                "exercise": trial.exercise, "label": trial.label, "source": trial.source,
+                "survived": answered and checks[-1]["passed"],
+                "says": checks[-1]["says"] if answered else str(report)[:300],
+            })
+        out = Path(os.environ[MUTATION_ENV]) / f"{self.path.stem}.json"
+        out.write_text(json.dumps(rows, indent=1))
+
+    def reportinfo(self):
+        return self.path, None, f"{self.path.name}::{MUTANT_NAME}"
+
+
 class SolutionsPass(pytest.Item):
     """Run a notebook's solutions and checks in the kernel nbval used for its cells."""
 
@@ -207,5 +251,7 @@ def pytest_collection_modifyitems(session, config, items) -> None:
             last[item.parent] = position
     for notebook, position in sorted(last.items(), key=lambda pair: -pair[1]):
         if exercises(Path(notebook.path)):
+            if os.environ.get(MUTATION_ENV):
+                items.insert(position + 1, MutantsScored.from_parent(notebook, name=MUTANT_NAME))
             items.insert(position + 1, WrongRefused.from_parent(notebook, name=WRONG_NAME))
             items.insert(position + 1, SolutionsPass.from_parent(notebook, name=ITEM_NAME))
