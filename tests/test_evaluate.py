@@ -82,7 +82,9 @@ def test_bag_of_words_ranks_by_the_cosine_of_the_vectors_bagofwords_makes():
 
 
 def test_dense_scores_tie_exactly_for_passages_with_the_same_text():
-    chunks, vectors = evaluate.corpus()
+    from retrieval_lab.corpus import python_reference_chunks, python_reference_vectors
+
+    chunks, vectors = python_reference_chunks(), python_reference_vectors()
     dense = evaluate.DenseRanker(chunks, vectors)
     scores = dense.scores("What does the for statement's else clause do?")
     by_text: dict[str, set[float]] = {}
@@ -90,6 +92,22 @@ def test_dense_scores_tie_exactly_for_passages_with_the_same_text():
         by_text.setdefault(chunk.page_content, set()).add(score)
     assert all(len(s) == 1 for s in by_text.values())
     assert len(by_text) < len(chunks), "the corpus has repeated passages (compound holds for)"
+
+
+def test_copies_are_collapsed_and_the_copy_kept_carries_every_copy_s_label():
+    from retrieval_lab.corpus import python_reference_chunks
+
+    everything, (kept, vectors) = python_reference_chunks(), evaluate.corpus()
+    assert len({c.page_content for c in kept}) == len(kept) == len(vectors) < len(everything)
+    questions = evaluate.load_questions()
+    one_each = evaluate.judgments(questions, kept)
+    kept_id = {c.page_content: c.id for c in kept}
+    for q, labels in evaluate.judgments(questions, everything).items():
+        collapsed: dict[str, int] = {}
+        for chunk_id, grade in labels.items():
+            text = next(c.page_content for c in everything if c.id == chunk_id)
+            collapsed[kept_id[text]] = max(collapsed.get(kept_id[text], 0), grade)
+        assert one_each[q] == collapsed, q
 
 
 def test_judgments_label_the_chunks_each_span_overlaps():
@@ -124,9 +142,101 @@ def test_a_paired_difference_needs_the_same_questions_and_speaks_only_when_clear
     assert evaluate.verdict("A", "B", low, high) == "A beats B"
     assert evaluate.verdict("A", "B", -0.2, -0.1) == "B beats A"
     assert evaluate.verdict("A", "B", -0.1, 0.2) == "no clear difference"
-    assert evaluate.verdict("A", "B", -0.3, -0.0004) == "no clear difference"  # prints 0.000
+    assert evaluate.verdict("A", "B", -0.3, -0.0004) == "B beats A"  # the bound, not its print
     with pytest.raises(ValueError, match="same questions"):
         evaluate.paired_difference(a, {"q1": 0.0})
+
+
+def test_bounds_are_printed_rounded_outward_so_the_print_holds_the_interval():
+    assert evaluate.outward(-0.11512, -0.00012) == "[-0.1152, -0.0001]"
+    assert evaluate.outward(0.00003, 0.2) == "[0.0000, 0.2000]"
+    assert evaluate.outward(-0.00003, 0.1) == "[-0.0001, 0.1000]"
+    assert evaluate.outward(-0.2, -0.00003) == "[-0.2000, 0.0000]"
+
+
+def test_holm_multiplies_the_sorted_p_values_and_never_lets_them_fall():
+    assert evaluate.holm([0.01, 0.04, 0.03]) == pytest.approx([0.03, 0.06, 0.06])
+    assert evaluate.holm([0.5, 0.0001]) == pytest.approx([0.5, 0.0002])
+    assert evaluate.holm([0.9, 0.8]) == [1.0, 1.0]
+
+
+def test_the_randomization_p_value_is_the_exact_sign_flip_test_within_monte_carlo_error():
+    import numpy as np
+    from scipy import stats
+
+    rng = np.random.default_rng(3)
+    for _ in range(4):
+        d = rng.choice([-1.0, -0.5, 0.0, 0.25, 0.5, 1.0], size=12)
+        a = {f"q{i}": max(v, 0.0) for i, v in enumerate(d)}
+        b = {f"q{i}": max(-v, 0.0) for i, v in enumerate(d)}
+        diffs = np.array([a[q] - b[q] for q in sorted(a)])
+        exact = stats.permutation_test(  # 2**12 sign patterns: scipy enumerates them all
+            (diffs,), lambda x, axis: np.mean(x, axis=axis), permutation_type="samples",
+        ).pvalue
+        p = evaluate.randomization_p_value(a, b, 10_000, seed=0)
+        assert abs(p - exact) < 4 * math.sqrt(exact * (1 - exact) / 10_000) + 1e-4
+    one_sided = {f"q{i}": 1.0 for i in range(20)}
+    zeros = dict.fromkeys(one_sided, 0.0)
+    assert evaluate.randomization_p_value(one_sided, zeros, 10_000) == 1 / 10_001  # never 0
+
+
+@pytest.fixture(scope="module")
+def test_half():
+    questions = evaluate.split_questions(evaluate.load_questions(), "test")
+    retrievers, pairs = evaluate.retrievers_and_pairs([q["question"] for q in questions])
+    runs = evaluate.run_all(retrievers, questions)
+    return runs, evaluate.judgments(questions, evaluate.corpus()[0]), pairs
+
+
+def test_the_verdicts_of_the_paired_table_are_the_same_at_seeds_0_to_9(test_half):
+    runs, qrels, pairs = test_half
+    for metric in ("nDCG@10", "recall@5"):
+        verdicts = {
+            tuple(row[-1] for row in evaluate.paired_table(runs, qrels, pairs, metric,
+                                                           seed=seed).rows)
+            for seed in range(10)
+        }
+        assert len(verdicts) == 1, (metric, verdicts)
+        assert "too close to call" not in next(iter(verdicts))
+
+
+def test_trec_eval_reads_the_written_files_and_finds_the_table_s_means(test_half, tmp_path):
+    import pytrec_eval
+
+    runs, qrels, _ = test_half
+    files = evaluate.write_trec_files(runs, qrels, tmp_path)
+    assert sorted(p.name for p in files) == sorted(
+        ["qrels.txt", *(f"{evaluate._slug(name)}.run" for name in runs)]
+    )
+    with open(tmp_path / "qrels.txt") as f:
+        judged = pytrec_eval.parse_qrel(f)
+    assert judged == {q: labels for q, labels in qrels.items() if labels}
+    measures = {"success_5": "hit rate@5", "recall_5": "recall@5", "recip_rank": "MRR",
+                "ndcg_cut_5": "nDCG@5", "ndcg_cut_10": "nDCG@10"}
+    ours = evaluate.metric_functions(5)
+    evaluator = pytrec_eval.RelevanceEvaluator(judged, {"success.5", "recall.5", "recip_rank",
+                                                        "ndcg_cut.5,10"})
+    for name, run in runs.items():
+        with open(tmp_path / f"{evaluate._slug(name)}.run") as f:
+            found = evaluator.evaluate(pytrec_eval.parse_run(f))
+        for measure, column in measures.items():
+            # trec_eval -c: a judged question with no line in the run counts 0
+            theirs = math.fsum(found.get(q, {}).get(measure, 0.0) for q in judged) / len(judged)
+            mine = evaluate._mean(list(evaluate.per_question(ours[column], run, qrels).values()))
+            assert math.isclose(theirs, mine, abs_tol=1e-9), (name, measure)
+
+
+def test_another_module_adds_a_row_and_its_pairs(monkeypatch):
+    monkeypatch.setattr(evaluate, "EXTRA_RETRIEVERS", {})
+    evaluate.register_retriever(
+        "BM25 twice", lambda standard, chunks: standard["BM25"], compare_with=("BM25",)
+    )
+    with pytest.raises(ValueError, match="already in the table"):
+        evaluate.register_retriever("MiniLM", lambda standard, chunks: standard["MiniLM"])
+    retrievers, pairs = evaluate.retrievers_and_pairs(["What does pass do?"])
+    assert list(retrievers)[-1] == "BM25 twice" and pairs[-1] == ("BM25 twice", "BM25")
+    assert retrievers["BM25 twice"]("What does pass do?") == retrievers["BM25"](
+        "What does pass do?")
 
 
 def write(tmp_path: Path, content) -> Path:
@@ -161,6 +271,9 @@ def one(**changes):
          "whole numbers"),
         (one(relevant=[{"doc": "pass", "end": 5}]), "has no start, grade"),
         ({"questions": [one()["questions"][0]] * 2}, "question 2 repeats the id 'q1'"),
+        (one(style=None), "question 1 'q1' has no style"),
+        (one(style="unanswerable"), "'q1' has the style 'unanswerable' but lists relevant"),
+        (one(relevant=[]), "'q1' has an empty 'relevant' list: give it the style"),
     ],
 )
 def test_a_bad_question_file_gets_an_error_naming_the_problem(tmp_path, content, message):
@@ -175,8 +288,8 @@ def test_a_missing_file_is_named():
         evaluate.load_questions("nowhere/questions.json")
 
 
-def rows_of(output: str) -> list[list[str]]:
-    lines = output.strip().splitlines()
+def rows_of(output: str) -> tuple[list[str], list[str]]:
+    lines = output.strip().split("\n\n")[1].splitlines()  # the score table
     return [line.split("  ")[0].strip() for line in lines[2:]], lines
 
 
@@ -184,11 +297,23 @@ def rows_of(output: str) -> list[list[str]]:
 def test_the_command_prints_one_row_per_retriever(path, capsys):
     argv = [] if path == evaluate.shipped_questions_path() else ["--questions", str(path)]
     assert evaluate.main([*argv, "--k", "3", "--resamples", "200"]) == 0
-    names, lines = rows_of(capsys.readouterr().out)
+    output = capsys.readouterr().out
+    names, lines = rows_of(output)
     assert names == ["keyword", "BagOfWords", "BM25", "MiniLM", "MiniLM + MMR", "hybrid (RRF)"]
-    assert lines[1].split() == ["retriever", "hit", "rate@3", "recall@3", "MRR", "nDCG@3"]
+    assert lines[1].split() == ["retriever", "hit", "rate@3", "recall@3", "MRR", "nDCG@3",
+                                "nDCG@10"]
     judged = sum(bool(q["relevant"]) for q in evaluate.load_questions(path))
     assert lines[0].startswith(f"{judged} questions with judgments")
+    paired = output.strip().split("\n\n")[2].splitlines()
+    assert paired[1].split()[:6] == ["a", "b", "a", "−", "b", "95%"]
+    assert len(paired) == 2 + len(evaluate.STANDARD_PAIRS)
+
+
+def test_the_command_takes_a_split(capsys):
+    assert evaluate.main(["--questions", str(SMALL), "--split", "dev", "--resamples", "100"]) == 0
+    dev = sum(bool(q["relevant"]) for q in evaluate.split_questions(
+        evaluate.load_questions(SMALL), "dev"))
+    assert rows_of(capsys.readouterr().out)[1][0].startswith(f"{dev} questions with judgments")
 
 
 def test_the_command_runs_as_a_module_and_reports_a_bad_file(tmp_path):

@@ -43,6 +43,12 @@ Ranker = Callable[[str], list[str]]
 DEPTH = 20
 
 
+#: The course's question styles (docs/questions.md): ``keyword`` questions use the reference's
+#: own words, ``paraphrase`` ones share no content word with their answer, ``mixed`` are in
+#: between, and ``unanswerable`` ones have no answer in the corpus (no span).
+STYLES = ("keyword", "mixed", "paraphrase", "unanswerable")
+
+
 class QuestionFileError(ValueError):
     """A question file that cannot be scored; the message names the file and the problem."""
 
@@ -87,7 +93,10 @@ def _span_problem(span: Any, topics: Mapping[str, str]) -> str | None:
     return None
 
 
-def _question_problem(question: Any, seen: set[str], topics: Mapping[str, str]) -> str | None:
+def _question_problem(
+    question: Any, seen: set[str], topics: Mapping[str, str],
+    styles: Sequence[str] | None = None,
+) -> str | None:
     if not isinstance(question, dict):
         return f"is {type(question).__name__}, not an object"
     qid = question.get("id")
@@ -98,9 +107,18 @@ def _question_problem(question: Any, seen: set[str], topics: Mapping[str, str]) 
     text = question.get("question")
     if not isinstance(text, str) or not text.strip():
         return f"{qid!r} has no question text"
+    style = question.get("style")
+    if not isinstance(style, str) or not style.strip():
+        return f"{qid!r} has no style (a word: {', '.join(STYLES)} are the course's)"
+    if styles is not None and style not in styles:
+        return f"{qid!r} has the style {style!r}, not one of {', '.join(styles)}"
     relevant = question.get("relevant")
     if not isinstance(relevant, list):
         return f"{qid!r} has no 'relevant' list (write [] for an unanswerable question)"
+    if (style == "unanswerable") != (not relevant):
+        return (f"{qid!r} has the style 'unanswerable' but lists relevant spans"
+                if relevant else
+                f"{qid!r} has an empty 'relevant' list: give it the style 'unanswerable'")
     for n, span in enumerate(relevant, start=1):
         problem = _span_problem(span, topics)
         if problem:
@@ -129,13 +147,19 @@ def load_questions(path: str | Path | None = None) -> list[dict[str, Any]]:
     return check_questions(questions, str(where))
 
 
-def check_questions(questions: Any, where: str = "questions") -> list[dict[str, Any]]:
-    """The questions, if every one is well formed; else ``QuestionFileError`` saying why."""
+def check_questions(
+    questions: Any, where: str = "questions", styles: Sequence[str] | None = None
+) -> list[dict[str, Any]]:
+    """The questions, if every one is well formed; else ``QuestionFileError`` saying why.
+
+    ``styles``, when given, is the list a question's style must come from (``STYLES`` for the
+    course's own file); a question with the style ``unanswerable`` has no span, and one with
+    no span has that style."""
     if not isinstance(questions, list) or not questions:
         raise QuestionFileError(f"{where}: expected a list with at least one question.")
     seen: set[str] = set()
     for n, question in enumerate(questions, start=1):
-        problem = _question_problem(question, seen, _topics())
+        problem = _question_problem(question, seen, _topics(), styles)
         if problem:
             raise QuestionFileError(f"{where}: question {n} {problem}.")
         seen.add(question["id"])
@@ -405,16 +429,40 @@ def hybrid_ranker(
 
 @cache
 def corpus() -> tuple[list[Any], Any]:
-    """The passages and their shipped MiniLM vectors (loaded once per process)."""
-    from retrieval_lab.corpus import python_reference_chunks, python_reference_vectors
+    """The distinct passages and their shipped MiniLM vectors (loaded once per process).
 
-    return python_reference_chunks(), python_reference_vectors()
+    Topics that repeat each other give passages with the same text under two ids (101 of the
+    781). They are collapsed before anything is judged or ranked, as notebooks 12, 13 and 15
+    do: each text is one passage (``corpus.distinct_passages`` picks the copy), so a copy
+    cannot fill a second place in a ranking, nor count as a second relevant passage found.
+    The question file labels every copy, so the copy kept carries the label.
+    """
+    from retrieval_lab.corpus import (
+        distinct_passages,
+        python_reference_chunks,
+        python_reference_vectors,
+    )
+
+    chunks, vectors = python_reference_chunks(), python_reference_vectors()
+    keep = distinct_passages(chunks)
+    return [chunks[i] for i in keep], vectors[keep]
+
+
+#: The pairs the command compares (a, b): a - b, each with its interval and p-value.
+STANDARD_PAIRS: tuple[tuple[str, str], ...] = (
+    ("MiniLM", "BM25"),
+    ("hybrid (RRF)", "MiniLM"),
+    ("hybrid (RRF)", "BM25"),
+    ("BM25", "keyword"),
+    ("BM25", "BagOfWords"),
+    ("MiniLM + MMR", "MiniLM"),
+)
 
 
 def standard_retrievers(
     questions: Sequence[str] = (), depth: int = DEPTH, embedder: Any = None
 ) -> dict[str, Ranker]:
-    """The retrievers the course compares, by name, over ``python_reference_chunks()``.
+    """The retrievers the course compares, by name, over ``corpus()``'s distinct passages.
 
     ``questions`` are embedded by MiniLM in one batch up front (any other is embedded when
     asked). The hybrid fuses BM25 and MiniLM, equal weights, c = 60; MMR uses λ = 0.5 over
@@ -435,6 +483,62 @@ def standard_retrievers(
     }
 
 
+# --------------------------------------------------------------------------- more rows
+
+#: A builder of one more row: it gets the standard retrievers (by name, ``"MiniLM"`` is the
+#: ``DenseRanker``) and the passages, and returns a Ranker over the same passages.
+Builder = Callable[[Mapping[str, Ranker], Sequence[Any]], Ranker]
+
+
+@dataclass
+class ExtraRetriever:
+    """A row another module adds to the command's tables, and the rows to compare it with."""
+
+    name: str
+    build: Builder
+    compare_with: tuple[str, ...] = ()
+
+
+#: name -> ExtraRetriever: filled by ``register_retriever``, read by ``retrievers_and_pairs``.
+EXTRA_RETRIEVERS: dict[str, ExtraRetriever] = {}
+
+
+def register_retriever(name: str, build: Builder, compare_with: Sequence[str] = ()) -> None:
+    """Add a row to ``python -m retrieval_lab.evaluate`` (and to ``retrievers_and_pairs``).
+
+    Call it when your module is imported, e.g. in ``retrieval_lab/rerank.py``::
+
+        evaluate.register_retriever(
+            "MiniLM + rerank", lambda standard, chunks: Reranked(standard["MiniLM"], chunks),
+            compare_with=("MiniLM",),
+        )
+
+    then ``python -m retrieval_lab.evaluate --with retrieval_lab.rerank`` imports it, adds the
+    row to the score table and the pairs (name, other) to the paired table, where Holm's
+    correction counts them with the others.
+    """
+    if name in EXTRA_RETRIEVERS or name in dict.fromkeys(n for p in STANDARD_PAIRS for n in p):
+        raise ValueError(f"a retriever named {name!r} is already in the table.")
+    EXTRA_RETRIEVERS[name] = ExtraRetriever(name, build, tuple(compare_with))
+
+
+def retrievers_and_pairs(
+    questions: Sequence[str] = (), depth: int = DEPTH, embedder: Any = None,
+    extra: Sequence[str] | None = None,
+) -> tuple[dict[str, Ranker], list[tuple[str, str]]]:
+    """The standard retrievers plus the registered ones (all, or those named in ``extra``),
+    and the pairs to compare: ``STANDARD_PAIRS``, then each extra row against its own."""
+    retrievers = standard_retrievers(questions, depth, embedder)
+    standard = dict(retrievers)
+    pairs = list(STANDARD_PAIRS)
+    chunks = corpus()[0]
+    for name in EXTRA_RETRIEVERS if extra is None else extra:
+        row = EXTRA_RETRIEVERS[name]
+        retrievers[name] = row.build(standard, chunks)
+        pairs += [(name, other) for other in row.compare_with]
+    return retrievers, pairs
+
+
 def run_all(
     retrievers: Mapping[str, Ranker], questions: Sequence[Mapping[str, Any]]
 ) -> dict[str, dict[str, list[str]]]:
@@ -446,6 +550,24 @@ def run_all(
 
 
 # --------------------------------------------------------------------------- statistics
+
+#: Resamples for every interval and p-value: the Monte Carlo error of a p-value near 0.05 is
+#: then about 0.002, and ``significance`` adds more where that could still flip a verdict.
+RESAMPLES = 10_000
+
+#: The error rate a table of comparisons allows in all (Holm-Bonferroni keeps it for the table).
+ALPHA = 0.05
+
+#: Per-question values are summed as whole multiples of 1e-12: integer sums are exact in any
+#: order, so an interval or a p-value is the same on every CPU, and ties are exact ties.
+_UNIT = 1e12
+_BLOCK = 10_000  # resamples drawn at once (memory: a block is 10,000 x questions integers)
+
+
+def _units(values: Sequence[float]) -> Any:
+    import numpy as np
+
+    return np.rint(np.asarray(values, dtype=np.float64) * _UNIT).astype(np.int64)
 
 
 def per_question(
@@ -463,42 +585,158 @@ def _mean(values: Sequence[float]) -> float:
     return math.fsum(values) / len(values)
 
 
+def _resampled_means(values: Sequence[float], resamples: int, seed: int) -> Any:
+    """The mean of each of ``resamples`` draws of len(values) values with replacement."""
+    import numpy as np
+
+    units, n = _units(values), len(values)
+    rng = np.random.default_rng(seed)
+    sums = [units[rng.integers(0, n, size=(min(_BLOCK, resamples - done), n))].sum(axis=1)
+            for done in range(0, resamples, _BLOCK)]
+    return np.concatenate(sums) / n / _UNIT
+
+
 def bootstrap_interval(
-    values: Sequence[float], resamples: int = 2000, seed: int = 0, level: float = 0.95
+    values: Sequence[float], resamples: int = RESAMPLES, seed: int = 0, level: float = 0.95
 ) -> tuple[float, float, float]:
     """(mean, low, high): the mean and a percentile-bootstrap interval for it.
 
     Questions are drawn with replacement ``resamples`` times (numpy's seeded PCG64, the same
-    draws on every machine); each mean is summed exactly (``math.fsum``), so the interval does
-    not depend on the CPU. Two lists of per-question differences give a paired interval.
+    draws on every machine) and summed exactly, so the interval does not depend on the CPU.
+    Per-question differences of two retrievers give a paired interval (``paired_difference``).
     """
     import numpy as np
 
     values = [float(v) for v in values]
     if not values:
         raise ValueError("no values: a question set needs at least one judged question.")
-    draws = np.random.default_rng(seed).integers(0, len(values), size=(resamples, len(values)))
-    means = np.array([_mean([values[i] for i in row]) for row in draws.tolist()])
+    means = _resampled_means(values, resamples, seed)
     tail = (1 - level) / 2 * 100
     low, high = np.percentile(means, [tail, 100 - tail])
     return _mean(values), float(low), float(high)
 
 
-def paired_difference(
-    a: Mapping[str, float], b: Mapping[str, float], resamples: int = 2000, seed: int = 0
-) -> tuple[float, float, float]:
-    """(mean of a - b, low, high) over the same questions: a paired bootstrap interval."""
+def _differences(a: Mapping[str, float], b: Mapping[str, float]) -> list[float]:
+    """a[q] - b[q] for each question q, in sorted order: the pairs are the questions."""
     if set(a) != set(b):
         raise ValueError("a paired comparison needs the same questions on both sides.")
-    return bootstrap_interval([a[q] - b[q] for q in sorted(a)], resamples, seed)
+    return [a[q] - b[q] for q in sorted(a)]
+
+
+def paired_difference(
+    a: Mapping[str, float], b: Mapping[str, float], resamples: int = RESAMPLES, seed: int = 0
+) -> tuple[float, float, float]:
+    """(mean of a - b, low, high) over the same questions: a paired bootstrap interval."""
+    return bootstrap_interval(_differences(a, b), resamples, seed)
+
+
+def randomization_p_value(
+    a: Mapping[str, float], b: Mapping[str, float], resamples: int = RESAMPLES, seed: int = 0
+) -> float:
+    """Two-sided p-value of the paired randomization (sign-flip) test of mean(a - b) = 0.
+
+    If the two retrievers were interchangeable, each question's difference would be as likely
+    negative as positive: flip each sign at random, ``resamples`` times, and count the means at
+    least as far from 0 as the one observed (exact integer sums, so a tie is a tie). The count
+    starts at 1, the observed assignment itself, so a Monte Carlo p-value is never 0.
+    ``scipy.stats.permutation_test(..., permutation_type="samples")`` computes the same test.
+    """
+    import numpy as np
+
+    units = _units(_differences(a, b))
+    observed, n = abs(int(units.sum())), len(units)
+    rng = np.random.default_rng(seed)
+    as_far = 0
+    for done in range(0, resamples, _BLOCK):
+        signs = rng.integers(0, 2, size=(min(_BLOCK, resamples - done), n)) * 2 - 1
+        as_far += int((np.abs((signs * units).sum(axis=1)) >= observed).sum())
+    return (as_far + 1) / (resamples + 1)
+
+
+def holm(p_values: Sequence[float]) -> list[float]:
+    """Holm-Bonferroni adjusted p-values, in the order given.
+
+    Sorted from the smallest, the i-th of m p-values is multiplied by m - i + 1 (i from 1), and
+    an adjusted value is never below the one before it. Claiming every pair whose adjusted value
+    is under ALPHA keeps the chance of any false claim in the whole table under ALPHA.
+    """
+    order = sorted(range(len(p_values)), key=lambda i: (p_values[i], i))
+    adjusted, running = [1.0] * len(p_values), 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (len(p_values) - rank) * p_values[i]))
+        adjusted[i] = running
+    return adjusted
+
+
+@dataclass
+class Comparison:
+    """One pair of a paired table: a - b, its interval, its p-values and its verdict."""
+
+    a: str
+    b: str
+    difference: float
+    low: float
+    high: float
+    p_value: float
+    holm_p: float
+    resamples: int
+    verdict: str
+
+
+def _monte_carlo_margin(p: float, resamples: int) -> float:
+    """Four standard errors of a Monte Carlo p-value (a p of 0 counts as 1 / resamples)."""
+    p = max(p, 1 / resamples)
+    return 4 * math.sqrt(p * (1 - p) / resamples)
+
+
+def significance(
+    pairs: Sequence[tuple[str, str]],
+    scores: Mapping[str, Mapping[str, float]],
+    resamples: int = RESAMPLES,
+    seed: int = 0,
+    alpha: float = ALPHA,
+    most: int = 16 * RESAMPLES,
+) -> list[Comparison]:
+    """Compare each pair (a, b) of retrievers on their per-question ``scores``.
+
+    The verdict follows the Holm-adjusted randomization p-value, and is given only when the
+    Monte Carlo error cannot flip it: the Holm step is run again on each p-value moved four
+    standard errors down and up; a pair is decided when both land on the same side of
+    ``alpha``. Where one does not, all p-values are drawn again with four times the resamples,
+    up to ``most``; a pair still undecided then is "too close to call". So the verdicts are the
+    same at every seed, save for a chance of about 1 in 15,000 per pair.
+    """
+    diffs = [paired_difference(scores[a], scores[b], resamples, seed) for a, b in pairs]
+    drawn = resamples
+    while True:
+        ps = [randomization_p_value(scores[a], scores[b], drawn, seed) for a, b in pairs]
+        low = holm([max(0.0, p - _monte_carlo_margin(p, drawn)) for p in ps])
+        high = holm([min(1.0, p + _monte_carlo_margin(p, drawn)) for p in ps])
+        undecided = [lo < alpha <= hi for lo, hi in zip(low, high, strict=True)]
+        if not any(undecided) or drawn * 4 > most:
+            break
+        drawn *= 4
+    adjusted = holm(ps)
+    found = []
+    for (a, b), (d, lo, hi), p, adj, hi_adj, open_ in zip(
+        pairs, diffs, ps, adjusted, high, undecided, strict=True
+    ):
+        if open_:
+            words = "too close to call"
+        elif hi_adj < alpha:
+            words = f"{a} beats {b}" if d > 0 else f"{b} beats {a}"
+        else:
+            words = "no clear difference"
+        found.append(Comparison(a, b, d, lo, hi, p, adj, drawn, words))
+    return found
 
 
 def verdict(name_a: str, name_b: str, low: float, high: float) -> str:
-    """Words that claim only what the interval supports: a winner only when the interval,
-    as printed (3 decimals), excludes zero, so a bound shown as 0.000 never names one."""
-    if round(low, 3) > 0:
+    """The words for one interval alone: a winner only when it excludes zero (the bounds as
+    computed, not as printed). A table of several pairs decides with ``significance``."""
+    if low > 0:
         return f"{name_a} beats {name_b}"
-    if round(high, 3) < 0:
+    if high < 0:
         return f"{name_b} beats {name_a}"
     return "no clear difference"
 
@@ -506,8 +744,17 @@ def verdict(name_a: str, name_b: str, low: float, high: float) -> str:
 # --------------------------------------------------------------------------- the table
 
 
+def outward(low: float, high: float, digits: int = 4) -> str:
+    """An interval printed with its bounds rounded outward (low down, high up) to ``digits``
+    decimals, so the printed interval always holds the computed one: a bound printed as 0
+    is within 10**-digits of zero, and a printed interval that excludes 0 really does."""
+    scale = 10**digits
+    down, up = math.floor(low * scale) / scale, math.ceil(high * scale) / scale
+    return f"[{down + 0.0:.{digits}f}, {up + 0.0:.{digits}f}]"
+
+
 def _cell(mean: float, low: float, high: float) -> str:
-    return f"{mean:.3f} [{low:.3f}, {high:.3f}]"
+    return f"{mean:.3f} {outward(low, high, 3)}"
 
 
 @dataclass
@@ -540,7 +787,8 @@ class ScoreTable:
 
 
 def metric_functions(k: int) -> dict[str, Callable[[Sequence[str], Mapping[str, int]], float]]:
-    """The four headline metrics at cut-off k, as functions of (ranking, labels)."""
+    """The headline metrics at cut-off k, and nDCG@10 (BEIR's headline), as functions of
+    (ranking, labels)."""
     from retrieval_lab.scratch import measuring_retrieval as m
 
     return {
@@ -548,6 +796,7 @@ def metric_functions(k: int) -> dict[str, Callable[[Sequence[str], Mapping[str, 
         f"recall@{k}": lambda run, rel: m.recall_at_k(run, rel, k),
         "MRR": m.reciprocal_rank,
         f"nDCG@{k}": lambda run, rel: m.ndcg_at_k(run, rel, k),
+        "nDCG@10": lambda run, rel: m.ndcg_at_k(run, rel, 10),
     }
 
 
@@ -555,7 +804,7 @@ def score_runs(
     runs: Mapping[str, Mapping[str, Sequence[str]]],
     qrels: Mapping[str, Mapping[str, int]],
     k: int = 5,
-    resamples: int = 2000,
+    resamples: int = RESAMPLES,
     seed: int = 0,
 ) -> ScoreTable:
     """One row per retriever: each headline metric's mean with its 95 % bootstrap interval."""
@@ -570,39 +819,47 @@ def score_runs(
         rows.append(cells)
     caption = (
         f"{judged} questions with judgments ({len(qrels) - judged} unanswerable left out); "
-        f"mean [95% bootstrap interval, {resamples:,} resamples, seed {seed}]"
+        f"mean [95% bootstrap interval, {resamples:,} resamples, seed {seed}, rounded outward]"
     )
-    return ScoreTable(["retriever", *metrics], rows, caption)
+    return ScoreTable(["retriever", *dict.fromkeys(metrics)], rows, caption)
 
 
 def paired_table(
     runs: Mapping[str, Mapping[str, Sequence[str]]],
     qrels: Mapping[str, Mapping[str, int]],
     pairs: Sequence[tuple[str, str]],
-    metric: str = "recall@5",
-    resamples: int = 2000,
+    metric: str = "nDCG@10",
+    resamples: int = RESAMPLES,
     seed: int = 0,
 ) -> ScoreTable:
     """For each pair (a, b): the mean per-question difference a - b of one headline metric,
-    its paired 95 % bootstrap interval, and a verdict that claims only what it supports."""
+    its paired 95 % bootstrap interval, the paired randomization p-value, the p-value after
+    Holm-Bonferroni over the pairs of this table, and a verdict that claims only what they
+    support (``significance``)."""
     k = int(metric.rsplit("@", 1)[1]) if "@" in metric else 5
     function = metric_functions(k)[metric]
-    rows = []
-    for a, b in pairs:
-        diff = paired_difference(
-            per_question(function, runs[a], qrels), per_question(function, runs[b], qrels),
-            resamples, seed,
-        )
-        rows.append([a, b, _cell(*diff).replace("-0.000", "0.000"), verdict(a, b, *diff[1:])])
-    caption = f"{metric}, paired over the same questions ({resamples:,} resamples, seed {seed})"
-    return ScoreTable(["a", "b", "a − b [95% interval]", "verdict"], rows, caption)
+    names = list(dict.fromkeys(name for pair in pairs for name in pair))
+    scores = {name: per_question(function, runs[name], qrels) for name in names}
+    rows = [
+        [c.a, c.b, f"{c.difference:+.4f}", outward(c.low, c.high), f"{c.p_value:.4f}",
+         f"{c.holm_p:.4f}", c.verdict]
+        for c in significance(pairs, scores, resamples, seed)
+    ]
+    caption = (
+        f"{metric}, paired over the same {len(next(iter(scores.values())))} questions: "
+        f"95% bootstrap interval ({resamples:,} resamples, seed {seed}, bounds rounded "
+        f"outward), randomization p-value, Holm-adjusted over {len(pairs)} pairs, "
+        f"alpha {ALPHA}"
+    )
+    return ScoreTable(["a", "b", "a − b", "95% interval", "p", "Holm p", "verdict"], rows,
+                      caption)
 
 
 def score_table(
     questions: Sequence[Mapping[str, Any]] | None = None,
     k: int = 5,
     retrievers: Mapping[str, Ranker] | None = None,
-    resamples: int = 2000,
+    resamples: int = RESAMPLES,
     seed: int = 0,
 ) -> ScoreTable:
     """Score retrievers (the standard ones by default) on questions (the shipped set)."""
@@ -615,24 +872,89 @@ def score_table(
     return score_runs(run_all(retrievers, questions), qrels, k, resamples, seed)
 
 
+# --------------------------------------------------------------------------- TREC files
+
+
+def _slug(name: str) -> str:
+    """A retriever's name as a file name: 'hybrid (RRF)' -> 'hybrid_RRF'."""
+    return "_".join("".join(c if c.isalnum() else " " for c in name).split()) or "run"
+
+
+def write_trec_files(
+    runs: Mapping[str, Mapping[str, Sequence[str]]],
+    qrels: Mapping[str, Mapping[str, int]],
+    folder: str | Path,
+) -> list[Path]:
+    """One TREC run file per retriever (``<name>.run``) and ``qrels.txt``, in ``folder``.
+
+    A run line is ``question Q0 passage rank score name``, the score falling strictly with the
+    rank (trec_eval re-sorts by score, so equal scores would let it re-order a ranking). The
+    qrels name only judged passages of judged questions; the passages are the distinct ones,
+    so copies are collapsed as in the tables. Score with ``trec_eval -c -m all_trec
+    qrels.txt BM25.run`` (``-c``: a judged question a retriever returned nothing for counts 0,
+    as in the tables) or ranx; the means equal this module's to 1e-9.
+    """
+    out = Path(folder)
+    out.mkdir(parents=True, exist_ok=True)
+    written = [out / "qrels.txt"]
+    written[0].write_text("".join(
+        f"{q} 0 {doc} {grade}\n"
+        for q, labels in qrels.items() for doc, grade in sorted(labels.items())
+    ), encoding="utf-8")
+    for name, run in runs.items():
+        path = out / f"{_slug(name)}.run"
+        path.write_text("".join(
+            f"{q} Q0 {doc} {rank} {len(ids) - rank + 1} {_slug(name)}\n"
+            for q, ids in run.items() for rank, doc in enumerate(ids, start=1)
+        ), encoding="utf-8")
+        written.append(path)
+    return written
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m retrieval_lab.evaluate",
-        description="Score the course's retrievers on a question file (JSON, graded spans).",
+        description="Score the course's retrievers on a question file (JSON, graded spans): "
+        "a table of means with intervals, then paired comparisons with p-values.",
     )
     parser.add_argument("--questions", help="question file (default: the shipped set)")
+    parser.add_argument("--split", choices=SPLITS, default="all",
+                        help="which half of the questions: dev, test or all (default)")
     parser.add_argument("--k", type=int, default=5, help="cut-off for hit rate, recall, nDCG")
-    parser.add_argument("--resamples", type=int, default=2000, help="bootstrap resamples")
-    parser.add_argument("--seed", type=int, default=0, help="bootstrap seed")
+    parser.add_argument("--metric", default="nDCG@10",
+                        help="the metric of the paired table (default nDCG@10)")
+    parser.add_argument("--resamples", type=int, default=RESAMPLES,
+                        help=f"bootstrap and randomization resamples (default {RESAMPLES:,})")
+    parser.add_argument("--seed", type=int, default=0, help="resampling seed")
+    parser.add_argument("--trec-run", metavar="DIR",
+                        help="also write one TREC run file per retriever and the qrels here")
+    parser.add_argument("--with", dest="modules", action="append", default=[],
+                        metavar="MODULE", help="import MODULE first: it may register rows "
+                        "with evaluate.register_retriever (e.g. retrieval_lab.rerank)")
     args = parser.parse_args(argv)
     if args.k < 1 or args.resamples < 1:
         parser.error("--k and --resamples must be at least 1")
+    if args.metric not in metric_functions(args.k):
+        parser.error(f"--metric must be one of {', '.join(metric_functions(args.k))}")
     try:
-        questions = load_questions(args.questions)
+        questions = split_questions(load_questions(args.questions), args.split)
     except QuestionFileError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    print(score_table(questions, args.k, resamples=args.resamples, seed=args.seed))
+    import importlib
+
+    for module in args.modules:
+        importlib.import_module(module)
+    retrievers, pairs = retrievers_and_pairs([q["question"] for q in questions],
+                                             max(args.k, DEPTH))
+    runs, qrels = run_all(retrievers, questions), judgments(questions, corpus()[0])
+    print(f"questions: {args.questions or 'the shipped set'}, split {args.split}\n")
+    print(score_runs(runs, qrels, args.k, args.resamples, args.seed), end="\n\n")
+    print(paired_table(runs, qrels, pairs, args.metric, args.resamples, args.seed))
+    if args.trec_run:
+        written = write_trec_files(runs, qrels, args.trec_run)
+        print(f"\nwrote {len(written)} files to {args.trec_run}: "
+              f"trec_eval -c -m all_trec {Path(args.trec_run) / 'qrels.txt'} <run file>")
     return 0
 
 
