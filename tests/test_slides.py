@@ -25,11 +25,29 @@ NOTEBOOKS = course_notebooks()
 SLIDE_REPORTS = ROOT / "artifacts" / "slides"  # what axe-core found on each deck
 
 
+def test_every_notebook_is_a_deck_with_a_slide_per_section():
+    """`python -m tools.slides check`, in `make test`: a notebook without the structure fails."""
+    problems = slides.check()
+    by_notebook: dict[str, list[str]] = {}
+    for problem in problems:
+        by_notebook.setdefault(problem.split(":", 1)[0], []).append(problem)
+    assert not problems, "\n".join(  # the first two problems and the fix, per notebook
+        line for found in by_notebook.values()
+        for line in [*found[:2], *(["  ..."] if len(found) > 3 else []), found[-1]]
+    )
+
+
+def _math_pick() -> list[Path]:
+    """Notebook 14 (its deck was once a single slide), or else the first notebook with math."""
+    named = [nb for nb in NOTEBOOKS if nb.stem == "14_measuring_retrieval"]
+    with_math = [nb for nb in NOTEBOOKS if slides.has_math(nbformat.read(nb, as_version=4))]
+    return (named if named and named[0] in with_math else with_math)[:1]
+
+
 @pytest.fixture(scope="module")
 def exported(tmp_path_factory) -> dict[str, str]:
-    """The first notebook and the first one with math, exported once for the module."""
-    picks = [NOTEBOOKS[0]]
-    picks += [nb for nb in NOTEBOOKS if slides.has_math(nbformat.read(nb, as_version=4))][:1]
+    """The first notebook and notebook 14 (it has math), exported once for the module."""
+    picks = [NOTEBOOKS[0], *_math_pick()]
     out = tmp_path_factory.mktemp("slides")
     return {path.name: path.read_text(encoding="utf-8") for path in slides.export(picks, out)}
 
@@ -70,42 +88,79 @@ def _cell(kind: str, source: str, slide_type: str | None = None):
 def test_slide_types_follow_the_headings():
     cells = [
         _cell("markdown", "# 01 · Title"),
+        _cell("code", "# Colab only: install"),
         _cell("markdown", "## Build it\n\ntext"),
         _cell("markdown", "### Step 1: a step"),
         _cell("code", "x = 1"),
-        _cell("markdown", "**2. A surprise.** It does this:"),
+        _cell("markdown", "## Surprises"),
+        _cell("markdown", "**2. A surprise.** What will it print?"),
+        _cell("code", "surprise()"),
         _cell("markdown", "plain prose"),
         _cell("markdown", "speaker only", slide_type="notes"),
         _cell("code", "hidden()", slide_type="skip"),
+        _cell("code", "check(...)"),
     ]
-    assert [slides.slide_type_for(c, i) for i, c in enumerate(cells)] == [
-        "slide", "slide", "subslide", "fragment", "subslide", "fragment", "notes", "skip",
+    cells[1].metadata["tags"] = ["colab-setup"]
+    cells[-1].metadata["tags"] = ["check"]
+    nb = nbformat.v4.new_notebook(cells=cells)
+    assert slides.slide_types(nb) == [
+        "slide", "skip", "slide", "subslide", "-", "slide", "subslide", "fragment", "-", "notes", "skip",
+        "fragment",
     ]
 
 
-def test_mark_changes_metadata_only_and_is_idempotent(tmp_path):
+def _deck(*cells):
     nb = nbformat.v4.new_notebook()
-    nb.cells = [_cell("markdown", "# 00 · T"), _cell("code", "1 + 1"), _cell("markdown", "## Key points")]
+    nb.cells = list(cells)
+    return nb
+
+
+def test_annotate_changes_metadata_only_and_is_idempotent(tmp_path):
+    nb = _deck(_cell("markdown", "# 00 · T"), _cell("code", "1 + 1"), _cell("markdown", "## Key points"))
     nb.cells[1].outputs = [nbformat.v4.new_output("execute_result", {"text/plain": "2"}, execution_count=1)]
     nb.cells[1].execution_count = 1
     path = tmp_path / "00_t.ipynb"
     nbformat.write(nb, path)
-    assert slides.mark(path)
+    assert slides.annotate(path)
     marked = nbformat.read(path, as_version=4)
     for before, after in zip(nb.cells, marked.cells, strict=True):
         assert before.source == after.source and before.get("outputs") == after.get("outputs")
         assert after.get("execution_count") == before.get("execution_count")
-    assert [c.metadata.slideshow.slide_type for c in marked.cells] == ["slide", "fragment", "slide"]
-    assert not slides.mark(path), "marking twice changes nothing"
-    assert slides.unmarked(path) == []
+    assert [c.metadata.slideshow.slide_type for c in marked.cells] == ["slide", "-", "slide"]
+    assert not slides.annotate(path), "annotating twice changes nothing"
+    assert slides.unmarked(path) == [] and slides.structure_problems(marked, path.name) == []
+
+
+def test_annotate_gives_a_heading_inside_a_cell_its_own_cell(tmp_path):
+    text = "Prose before.\n\n## Surprises\n\n**1. One.** Text.\n\n```python\n## not a heading\n```"
+    path = tmp_path / "00_t.ipynb"
+    nbformat.write(_deck(_cell("markdown", "# 00 · T"), _cell("markdown", text)), path)
+    assert slides.structure_problems(nbformat.read(path, as_version=4), path.name)
+    slides.annotate(path)
+    cells = nbformat.read(path, as_version=4).cells
+    assert [c.source for c in cells[1:]] == [
+        "Prose before.", "## Surprises", "**1. One.** Text.\n\n```python\n## not a heading\n```"]
+    assert [c.metadata.slideshow.slide_type for c in cells] == ["slide", "-", "slide", "subslide"]
+
+
+def test_a_notebook_without_the_structure_fails():
+    plain = _deck(_cell("markdown", "# 00 · T"), _cell("markdown", "## Build it"), _cell("code", "x"))
+    assert any("no slide type" in p for p in slides.structure_problems(plain, "00_t.ipynb"))
+    flat = _deck(_cell("markdown", "# 00 · T", "slide"), _cell("markdown", "## Build it", "fragment"),
+                 _cell("markdown", "### Step", "-"), _cell("code", "x", "subslide"))
+    problems = slides.structure_problems(flat, "00_t.ipynb")
+    assert any("cell 1 starts a section" in p for p in problems)
+    assert any("cell 2 starts a step" in p for p in problems)
+    assert any("cell 3 is a 'subslide' but starts no section" in p for p in problems)
+    assert problems[-1].endswith("run `python -m tools.slides annotate notebooks/00_t.ipynb`")
 
 
 def test_offline_slides_open_in_chromium_without_a_single_network_request(exported, tmp_path):
     import accessibility
-    from lab_harness import CHROMIUM, start_browser
+    from lab_harness import find_chromium, start_browser
 
-    if not CHROMIUM.exists():
-        pytest.skip(f"slides browser check skipped: {CHROMIUM} not found (the HTML scan above still ran)")
+    if find_chromium() is None:
+        pytest.skip("slides browser check skipped: no Chromium (the HTML scan above still ran)")
     browser = start_browser()
     try:
         for name, html in exported.items():
@@ -121,7 +176,12 @@ def test_offline_slides_open_in_chromium_without_a_single_network_request(export
                                        timeout=60_000)
             remote = [u for u in fetched if not u.startswith(("file:", "data:", "blob:", "about:"))]
             assert remote == [], f"{name} fetched {remote}"
-            assert page.evaluate("() => Reveal.getTotalSlides()") >= 1
+            nb = nbformat.read(ROOT / "notebooks" / name.replace(".slides.html", ".ipynb"), as_version=4)
+            sections = sum(c.metadata.get("slideshow", {}).get("slide_type") == "slide" for c in nb.cells)
+            shown = page.evaluate("() => Reveal.getHorizontalSlides().length")
+            assert shown == sections > 1, f"{name}: the deck shows {shown} slides for {sections} sections"
+            page.keyboard.press("ArrowRight")
+            assert page.evaluate("() => Reveal.getIndices().h") == 1, f"{name}: the right arrow moved nothing"
             course = accessibility.course_violations(page, ".reveal .slides")
             report = accessibility.record(SLIDE_REPORTS, Path(name).stem, {"slides": course})
             assert not course, f"{name}: accessibility violations (see {report}): " + (

@@ -1,16 +1,29 @@
-"""Demo mode: slide metadata on the notebooks' cells, and an offline static export of the slides.
+"""Demo mode: the slide structure of every notebook, and an offline static export of the slides.
 
-Two jobs, one file:
+Three jobs, one file:
 
-``python -m tools.slides mark notebooks/00_the_pipeline.ipynb …``
-    Give every cell of the named notebooks a ``slideshow`` slide type, so the notebook can be
-    presented as live slides in JupyterLab (jupyterlab-rise: the *Render as Reveal Slideshow*
-    button, or Alt+R): a new slide at the title and at each ``##`` heading, a sub-slide (down
-    arrow) at each ``###`` heading and each numbered surprise (``**1. …``), and every other
-    cell a fragment that appears on the next key press. A cell an author marked ``skip`` or
-    ``notes`` keeps its type. Only the metadata changes: sources and outputs are untouched, so
-    nbval and the stored outputs are unaffected and no re-execution is needed. Name the notebooks
-    explicitly (or ``--all``): it rewrites the files, so run it on finished notebooks only.
+``python -m tools.slides annotate [notebooks…]`` (all course notebooks when none is named)
+    Give every cell a ``slideshow`` slide type, so each notebook is a deck, live in JupyterLab
+    (jupyterlab-rise: the *Render as Reveal Slideshow* button) and static (``make slides``):
+
+    - a **slide** at the title and at each ``## `` section (Build it, Meet the real one, …);
+    - a **subslide** (down arrow) at each step: a ``### `` heading or a numbered surprise
+      (``**1. …``);
+    - a **fragment** where a reveal helps: the code that answers a surprise's question, a
+      picture (ask the room what it will show first), a check's verdict, a solution;
+    - ``skip`` for the Colab set-up cell (it does nothing outside Colab), and ``-`` (the same
+      slide) for everything else. A cell an author marked ``skip`` or ``notes`` keeps its type.
+
+    A markdown cell with a section, step or surprise heading below its first line is split there
+    first (outside code fences), so every heading starts its own cell and so its own slide.
+    Nothing else changes: sources (but for those splits), outputs and counts stay, so nbval and the
+    stored outputs are unaffected and nothing needs re-executing; after a split, ``make export``
+    renumbers the cell markers of the generated modules. Idempotent: a second run changes nothing.
+
+``python -m tools.slides check`` (``tests/test_slides.py`` runs it in ``make test``)
+    Exit 1 and say why when a notebook lacks that structure: a cell with no slide type, a
+    ``## `` section that is not a slide, a step that is not a subslide, a slide or subslide where
+    no heading starts, a heading inside a cell, or a Colab cell shown on a slide.
 
 ``python -m tools.slides export [--out build/slides] [notebooks…]`` (``make slides``)
     ``jupyter nbconvert --to slides`` through the template in ``tools/nbconvert-templates/``:
@@ -19,14 +32,13 @@ Two jobs, one file:
     each ``NN_name.slides.html`` is one file that opens from a USB stick with no network.
     nbconvert's own ``--SlidesExporter.reveal_url_prefix`` can point reveal.js at a local folder,
     but the stock template would still load jQuery, require.js, mermaid and MathJax from CDNs.
-
-``python -m tools.slides check`` lists course notebooks whose cells have no slide type.
 """
 
 from __future__ import annotations
 
 import argparse
 import re
+from itertools import pairwise
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -34,7 +46,12 @@ TEMPLATES = ROOT / "tools" / "nbconvert-templates"
 TEMPLATE = "retrieval-lab-slides"
 DEFAULT_OUT = ROOT / "build" / "slides"
 KEEP = {"skip", "notes"}  # an author's explicit choice the tool never overrides
-_SURPRISE = re.compile(r"^\*\*\d+\.")
+COLAB_TAG = "colab-setup"
+REVEALS = {"check", "solution"}  # cell tags whose content is revealed on a key press
+_SECTION = re.compile(r"^## ")
+_STEP = re.compile(r"^(?:### |\*\*\d+\.)")  # a ### heading, or a numbered surprise **1. …
+_SURPRISES = re.compile(r"^##\s+(?:Surprises|A surprise)", re.I)
+_FENCE = re.compile(r"^\s*(```|~~~)")
 _MATH = re.compile(r"\$[^$\s][^$]*\$|\\\(|\\\[")
 _REMOTE_IMAGE = re.compile(r"!\[([^\]]*)\]\((?:https?:)?//[^)\s]+\)")
 # What a page would fetch over the network: a script, an image or frame, a stylesheet, a font or
@@ -55,41 +72,132 @@ def _notebooks():
     return course_notebooks()
 
 
-# --------------------------------------------------------------------------- slide metadata
+# --------------------------------------------------------------------------- slide structure
 
-def slide_type_for(cell, index: int) -> str:
-    """The slide type the course gives a cell (see the module docstring for the rule)."""
-    current = cell.get("metadata", {}).get("slideshow", {}).get("slide_type")
-    if current in KEEP:
-        return current
-    if index == 0:
-        return "slide"
-    if cell.get("cell_type") == "markdown":
-        first = cell.get("source", "").lstrip().splitlines()[0] if cell.get("source", "").strip() else ""
-        if first.startswith("## ") or first.startswith("# "):
-            return "slide"
-        if first.startswith("### ") or _SURPRISE.match(first):
-            return "subslide"
-    return "fragment"
+def _tags(cell) -> set[str]:
+    return set(cell.get("metadata", {}).get("tags", []))
 
 
-def mark(notebook: Path) -> bool:
-    """Write the slide types into one notebook; returns whether the file changed."""
+def _first_line(cell) -> str:
+    source = cell.get("source", "")
+    return source.lstrip().splitlines()[0] if source.strip() else ""
+
+
+def _heading_lines(source: str) -> list[int]:
+    """Line numbers (after the first) where a section, step or surprise starts, outside fences.
+
+    A numbered surprise counts only at the start of a paragraph (after a blank line)."""
+    found, fenced = [], False
+    lines = source.splitlines()
+    for n, line in enumerate(lines):
+        if _FENCE.match(line):
+            fenced = not fenced
+        if fenced or n == 0 or "<details>" in line:
+            continue
+        if _SECTION.match(line) or line.startswith("### ") or (
+            _STEP.match(line) and not lines[n - 1].strip()
+        ):
+            found.append(n)
+    return found
+
+
+def split_headings(nb) -> bool:
+    """Split every untagged markdown cell (not the title) at the headings below its first line."""
+    import nbformat
+
+    changed, cells = False, []
+    for i, cell in enumerate(nb.cells):
+        cuts = _heading_lines(cell.source) if cell.cell_type == "markdown" and i and not _tags(cell) else []
+        if not cuts:
+            cells.append(cell)
+            continue
+        lines = cell.source.splitlines()
+        bounds = [0, *cuts, len(lines)]
+        parts = ["\n".join(lines[a:b]).strip("\n") for a, b in pairwise(bounds)]
+        cell.source = parts[0]
+        cells.append(cell)
+        cells += [nbformat.v4.new_markdown_cell(part) for part in parts[1:] if part.strip()]
+        changed = True
+    nb.cells = cells
+    return changed
+
+
+def slide_types(nb) -> list[str]:
+    """The slide type of each cell by the course's rule (see the module docstring)."""
+    types, section, previous = [], "", None
+    for i, cell in enumerate(nb.cells):
+        first = _first_line(cell)
+        current = cell.get("metadata", {}).get("slideshow", {}).get("slide_type")
+        markdown = cell.get("cell_type") == "markdown"
+        if markdown and _SECTION.match(first):
+            section = first
+        if COLAB_TAG in _tags(cell):
+            wanted = "skip"
+        elif current in KEEP:
+            wanted = current
+        elif i == 0 or (markdown and _SECTION.match(first)):
+            wanted = "slide"
+        elif markdown and _STEP.match(first):
+            wanted = "subslide"
+        elif _tags(cell) & REVEALS or _has_picture(cell) or (
+            cell.get("cell_type") == "code" and _SURPRISES.match(section)
+            and previous is not None and previous.get("cell_type") == "markdown"
+        ):
+            wanted = "fragment"
+        else:
+            wanted = "-"
+        types.append(wanted)
+        previous = cell
+    return types
+
+
+def _has_picture(cell) -> bool:
+    return any("image/png" in o.get("data", {}) for o in cell.get("outputs", []))
+
+
+def annotate(notebook: Path) -> bool:
+    """Split headings into their own cells and write the slide types; returns whether it changed."""
     import nbformat
 
     nb = nbformat.read(notebook, as_version=4)
-    changed = False
-    for i, cell in enumerate(nb.cells):
-        wanted = slide_type_for(cell, i)
+    changed = split_headings(nb)
+    for cell, wanted in zip(nb.cells, slide_types(nb), strict=True):
         if cell.metadata.get("slideshow", {}).get("slide_type") != wanted:
-            cell.metadata.setdefault("slideshow", {})["slide_type"] = wanted
+            cell.metadata["slideshow"] = {**cell.metadata.get("slideshow", {}), "slide_type": wanted}
             changed = True
-    if "rise" not in nb.metadata:
-        nb.metadata["rise"] = {"scroll": True}  # long slides scroll in JupyterLab's RISE too
+    if nb.metadata.get("rise") != {**nb.metadata.get("rise", {}), "scroll": True}:
+        nb.metadata["rise"] = {**nb.metadata.get("rise", {}), "scroll": True}  # long slides scroll
         changed = True
     if changed:
         nbformat.write(nb, notebook)
     return changed
+
+
+mark = annotate  # the earlier name
+
+
+def structure_problems(nb, name: str) -> list[str]:
+    """Why a notebook is not a deck with a slide per section and a subslide per step."""
+    problems = []
+    fix = f"run `python -m tools.slides annotate notebooks/{name}`"
+    wanted = slide_types(nb)
+    for i, cell in enumerate(nb.cells):
+        have = cell.get("metadata", {}).get("slideshow", {}).get("slide_type")
+        first = _first_line(cell)
+        if have is None:
+            problems.append(f"{name}: cell {i} has no slide type")
+        elif wanted[i] in {"slide", "subslide", "skip"} and have != wanted[i]:
+            what = {"slide": "starts a section or the title", "subslide": "starts a step",
+                    "skip": "is the Colab set-up cell"}[wanted[i]]
+            problems.append(f"{name}: cell {i} {what} ({first[:40]!r}) but is a {have!r}, not a {wanted[i]!r}")
+        elif have in {"slide", "subslide"} and wanted[i] not in {"slide", "subslide"}:
+            problems.append(f"{name}: cell {i} is a {have!r} but starts no section or step ({first[:40]!r})")
+        if cell.get("cell_type") == "markdown" and i and not _tags(cell) and _heading_lines(cell.source):
+            line = cell.source.splitlines()[_heading_lines(cell.source)[0]]
+            problems.append(f"{name}: cell {i} has a heading inside it ({line[:40]!r}): it must start a cell")
+    if problems:
+        problems.append(f"{name}: {fix}")
+    return problems
 
 
 def unmarked(notebook: Path) -> list[int]:
@@ -144,24 +252,31 @@ def _shown(path: Path) -> str:
     return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path)
 
 
+def check(notebooks: list[Path] | None = None) -> list[str]:
+    """Every structure problem of the course notebooks (empty when each one is a proper deck)."""
+    import nbformat
+
+    paths = _notebooks() if notebooks is None else notebooks
+    return [p for path in paths for p in structure_problems(nbformat.read(path, as_version=4), path.name)]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
-    mark_cmd = sub.add_parser("mark", help="add slide metadata to the named notebooks")
-    mark_cmd.add_argument("notebooks", nargs="*", type=Path)
-    mark_cmd.add_argument("--all", action="store_true", help="every course notebook")
+    for name in ("annotate", "mark"):
+        cmd = sub.add_parser(name, help="give the named notebooks (default: all) their slide structure")
+        cmd.add_argument("notebooks", nargs="*", type=Path)
+        cmd.add_argument("--all", action="store_true", help="every course notebook (the default)")
     export_cmd = sub.add_parser("export", help="offline reveal.js slides into --out")
     export_cmd.add_argument("notebooks", nargs="*", type=Path)
     export_cmd.add_argument("--out", type=Path, default=DEFAULT_OUT)
-    sub.add_parser("check", help="list course notebooks with cells that have no slide type")
+    sub.add_parser("check", help="exit 1 when a course notebook lacks the slide structure")
     args = parser.parse_args(argv)
 
-    if args.command == "mark":
-        if not args.notebooks and not args.all:
-            parser.error("name the notebooks to mark (finished ones only), or pass --all")
-        targets = _notebooks() if args.all else [p.resolve() for p in args.notebooks]
+    if args.command in {"annotate", "mark"}:
+        targets = [p.resolve() for p in args.notebooks] or _notebooks()
         for notebook in targets:
-            print(f"{'marked' if mark(notebook) else 'unchanged'}: {_shown(notebook)}")
+            print(f"{'annotated' if annotate(notebook) else 'unchanged'}: {_shown(notebook)}")
         return 0
     if args.command == "export":
         targets = [p.resolve() for p in args.notebooks] or _notebooks()
@@ -169,13 +284,10 @@ def main(argv: list[str] | None = None) -> int:
             print(f"slides: {_shown(path)}")
         print(f"open them in a browser; they load nothing from the network ({len(targets)} notebook(s))")
         return 0
-    missing = {nb.name: unmarked(nb) for nb in _notebooks()}
-    missing = {name: cells for name, cells in missing.items() if cells}
-    for name, cells in missing.items():
-        print(f"{name}: {len(cells)} cell(s) without a slide type: run `python -m tools.slides mark notebooks/{name}`")
-    if not missing:
-        print("slides: every course notebook has slide metadata")
-    return 0
+    problems = check()
+    print("\n".join(problems) if problems else
+          "slides: every course notebook has a slide per section and a subslide per step")
+    return 1 if problems else 0
 
 
 if __name__ == "__main__":
