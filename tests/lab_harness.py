@@ -38,8 +38,8 @@ import psutil
 
 ROOT = Path(__file__).resolve().parents[1]
 VENV_BIN = Path(sys.prefix) / "bin"
-CHROMIUM = Path("/usr/bin/chromium")
-# Launch flags for Debian's Chromium as root in a container: no sandbox (root cannot have one),
+CHROMIUM = Path("/usr/bin/chromium")  # Debian's (this machine, .ci/run installs it with apt)
+# Launch flags for Chromium (Debian's or Playwright's) as root in a container: no sandbox (root cannot have one),
 # no GPU, and nothing that phones home (QUIC, first-run, background networking, updates, sync).
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -262,7 +262,7 @@ def start_lab(timeout: float = 90.0, extra_env: dict[str, str] | None = None) ->
 
 @dataclass
 class Browser:
-    """Headless Debian Chromium driven by Playwright, with the pid of its main process."""
+    """Headless Chromium driven by Playwright, with the pid of its main process."""
 
     playwright: object
     context: object  # playwright BrowserContext (persistent, in our own fresh user-data dir)
@@ -298,8 +298,32 @@ def _profile_processes(profile: Path) -> list[int]:
     return found
 
 
+def playwright_chromium() -> Path | None:
+    """Playwright's own Chromium, when ``python -m playwright install chromium`` has put it here.
+
+    That is how GitHub's Ubuntu runner gets a browser (.github/workflows/test.yml): there
+    ``apt-get install chromium`` installs a snap wrapper, which Playwright cannot drive reliably.
+    Headless, Playwright runs its ``chromium-headless-shell`` build when it is installed too.
+    """
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        return None
+    with sync_playwright() as playwright:
+        found = Path(playwright.chromium.executable_path)
+    return found if found.exists() else None
+
+
+def find_chromium() -> Path | None:
+    """The browser the tests drive: Debian's ``/usr/bin/chromium`` when it is installed (this
+    machine, ``.ci/run``), else Playwright's own (GitHub), else None (the browser tests skip,
+    or fail where ``RETRIEVAL_LAB_REQUIRE_BROWSER=1``)."""
+    return CHROMIUM if CHROMIUM.exists() else playwright_chromium()
+
+
 def start_browser(viewport: tuple[int, int] = (1280, 1000)) -> Browser:
-    """Launch /usr/bin/chromium headless through Playwright (never ``playwright install``)."""
+    """Launch Chromium headless through Playwright: Debian's /usr/bin/chromium when it exists,
+    else the one ``python -m playwright install chromium`` installed (see :func:`find_chromium`)."""
     from playwright.sync_api import sync_playwright
 
     profile = Path(tempfile.mkdtemp(prefix="retrieval-lab-chromium-"))
@@ -307,7 +331,8 @@ def start_browser(viewport: tuple[int, int] = (1280, 1000)) -> Browser:
     try:
         context = playwright.chromium.launch_persistent_context(
             str(profile),
-            executable_path=str(CHROMIUM),
+            # None: Playwright's own build (chromium-headless-shell when headless)
+            executable_path=str(CHROMIUM) if CHROMIUM.exists() else None,
             headless=True,
             args=CHROMIUM_ARGS,
             viewport={"width": viewport[0], "height": viewport[1]},
@@ -324,3 +349,11 @@ def start_browser(viewport: tuple[int, int] = (1280, 1000)) -> Browser:
         if not any(arg.startswith("--type=") for arg in psutil.Process(pid).cmdline())
     ]
     return Browser(playwright, context, profile, main[0] if main else None)
+
+
+if __name__ == "__main__":
+    # `python tests/lab_harness.py`: print the browser the tests would drive; exit 1 when there is
+    # none (the Makefile then runs the other-CPU nbval pass the browser test would have made).
+    browser = find_chromium()
+    print(browser or "no Chromium: neither /usr/bin/chromium nor Playwright's own")
+    raise SystemExit(0 if browser else 1)

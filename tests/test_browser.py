@@ -9,9 +9,15 @@ rules (``tools/outputs.py``), so an output that depends on how ties sort fails h
 one browser serve the whole module (see ``lab_harness.py``); a screenshot of each notebook lands in
 ``artifacts/browser/``.
 
-Needs Debian's Chromium at ``/usr/bin/chromium`` (``apt-get install chromium``). Without it the
-tests are skipped, and pytest's summary says why — unless ``RETRIEVAL_LAB_REQUIRE_BROWSER=1`` is
-set (``.ci/run`` sets it), in which case a missing browser is a failure.
+It also checks a learner's first minute on every notebook: opened, before anything is touched,
+the notebook is not marked modified (no unsaved-changes dot on its tab) and the Colab set-up cell's
+input is collapsed.
+
+Needs Chromium: Debian's at ``/usr/bin/chromium`` (``apt-get install chromium``; this machine and
+``.ci/run``), or else Playwright's own (``python -m playwright install --with-deps chromium``; the
+GitHub workflow, where apt's chromium is a snap wrapper). Without either the tests are skipped,
+and pytest's summary says why — unless ``RETRIEVAL_LAB_REQUIRE_BROWSER=1`` is set (``.ci/run`` and
+the workflow set it), in which case a missing browser is a failure.
 """
 
 from __future__ import annotations
@@ -25,7 +31,7 @@ from pathlib import Path
 
 import accessibility
 import pytest
-from lab_harness import CHROMIUM, ROOT, VENV_BIN, Browser, LabServer, start_browser, start_lab
+from lab_harness import ROOT, VENV_BIN, Browser, LabServer, find_chromium, start_browser, start_lab
 
 from tools.nbtools import _read, course_notebooks, tags
 from tools.outputs import OTHER_CPU, differences
@@ -38,10 +44,11 @@ LOAD_TIMEOUT = 120_000  # ms for JupyterLab to render a notebook on a busy 2-cor
 _COUNT = re.compile(r"^\[(\d+)\]:$")
 
 def _why_unavailable() -> str | None:
-    if not CHROMIUM.exists():
+    if find_chromium() is None:
         return (
-            f"browser test skipped: {CHROMIUM} not found. Install Debian's Chromium "
-            "(`sudo apt-get install chromium`) to run it; CI (.ci/run) installs it and requires it."
+            "browser test skipped: no Chromium (neither Debian's /usr/bin/chromium nor Playwright's "
+            "own). Install one to run it: `sudo apt-get install chromium`, or "
+            "`.venv/bin/python -m playwright install --with-deps chromium`; CI installs one and requires it."
         )
     if not (VENV_BIN / "jupyter").exists():
         return f"browser test skipped: {VENV_BIN / 'jupyter'} not found; run the tests with .venv's python."
@@ -121,8 +128,16 @@ _STATE_JS = """
   return {
     rendered: cells.length,
     modelCells: model ? model.cells.length : -1,
-    prompts: cells.map(c => {
-      const p = c.classList.contains('jp-CodeCell') ? c.querySelector('.jp-InputPrompt') : null;
+    prompts: cells.map((c, i) => {
+      if (!c.classList.contains('jp-CodeCell')) return null;
+      // A cell whose input is collapsed (the Colab set-up cell) shows no prompt: its count is
+      // read from the model instead (it shows no [*] while it runs; the cells after it do).
+      const widget = panel.content.widgets[i];
+      if (widget && widget.inputHidden) {
+        const n = widget.model.executionCount;
+        return n ? `[${n}]:` : '[ ]:';
+      }
+      const p = c.querySelector('.jp-InputPrompt');
       // textContent, not innerText: an offscreen cell is not painted, and innerText reads paint.
       return p ? p.textContent.replace(/\\s+/g, ' ').trim() : null;
     }),
@@ -219,6 +234,47 @@ def wait_for(page, notebook: Path, what: str, ready, timeout: float = LOAD_TIMEO
             seen = now and {k: v for k, v in now.items() if k != "prompts"}
             raise AssertionError(f"{notebook.name}: waited {timeout:.0f} s for {what}; last seen {seen}")
         time.sleep(0.25)
+
+
+# The first minute, read once the kernel has answered (JupyterLab writes the kernel's language_info
+# into the notebook then: a stored language_info that differs marks the notebook modified).
+_FIRST_MINUTE_JS = """
+async (path) => {
+  const panel = window.jupyterapp.shell.currentWidget;
+  if (!panel || !panel.context || panel.context.path !== path) return null;
+  const kernel = panel.sessionContext.session ? panel.sessionContext.session.kernel : null;
+  if (kernel) await kernel.info;
+  await new Promise(resolve => setTimeout(resolve, 500));
+  const cells = panel.content.widgets;
+  const hidden = cells.filter(c => c.model.type === 'code' && c.inputHidden).map(c => cells.indexOf(c));
+  const dirtyTab = [...document.querySelectorAll('.lm-TabBar-tab.jp-mod-current')]
+    .some(tab => tab.classList.contains('jp-mod-dirty'));
+  return {dirty: panel.context.model.dirty, dirtyTab, inputHidden: hidden,
+          languageInfo: panel.context.model.getMetadata('language_info')};
+}
+"""
+
+
+def first_minute(page, notebook: Path) -> dict:
+    """What a learner sees on opening: the modified mark, and which code cells hide their input."""
+    return page.evaluate(f"(path) => ({_FIRST_MINUTE_JS})(path)", f"notebooks/{notebook.name}")
+
+
+def first_minute_problems(seen: dict, cells) -> list[str]:
+    """Why the notebook does not open clean: marked modified, or the Colab cell's code on show."""
+    problems = []
+    if seen["dirty"] or seen["dirtyTab"]:
+        problems.append(
+            "opened untouched, it is marked modified (the unsaved-changes dot): JupyterLab changed "
+            f"the notebook on opening; its language_info is now {seen['languageInfo']} (the stored "
+            "one must be the kernel's, as `make execute` writes it)"
+        )
+    colab = [i for i, c in enumerate(cells) if "colab-setup" in tags(c)]
+    shown = [i for i in colab if i not in seen["inputHidden"]]
+    if shown:
+        problems.append(f"the Colab set-up cell {shown} shows its code: `python -m tools.links write` "
+                        'sets "jupyter": {"source_hidden": true} on it')
+    return problems
 
 
 def restart_and_run_all(page, notebook: Path, started: float) -> Run:
@@ -318,9 +374,9 @@ def lab_page(lab: LabServer, browser: Browser) -> LabPage:
 
 def test_without_chromium_the_browser_test_skips_and_says_why_or_fails_in_ci(monkeypatch):
     """A learner without Chromium gets a skip with the reason; CI (RETRIEVAL_LAB_REQUIRE_BROWSER=1) fails."""
-    monkeypatch.setattr(sys.modules[__name__], "CHROMIUM", Path("/nonexistent/chromium"))
+    monkeypatch.setattr(sys.modules[__name__], "find_chromium", lambda: None)
     reason = _why_unavailable()
-    assert reason and "apt-get install chromium" in reason and "/nonexistent/chromium" in reason
+    assert reason and "apt-get install chromium" in reason and "playwright install" in reason
     monkeypatch.setattr(sys.modules[__name__], "REQUIRED", False)
     with pytest.raises(pytest.skip.Exception, match="browser test skipped"):
         _skip_or_fail(reason)
@@ -349,9 +405,12 @@ def _notebook_runs_in_jupyterlab(notebook: Path, lab: LabServer, lab_page: LabPa
     ok = False
     try:
         open_notebook(page, notebook)
-        opened = time.monotonic()
-        run = restart_and_run_all(page, notebook, opened)
         cells = _read(notebook).cells
+        seen = first_minute(page, notebook)
+        opened = time.monotonic()
+        first = first_minute_problems(seen, cells)
+        assert not first, f"{notebook.name}, the first minute: " + "; ".join(first)
+        run = restart_and_run_all(page, notebook, opened)
         expected_errors = [i for i, c in enumerate(cells) if "raises-exception" in tags(c)]
         unexpected = [i for i in run.errors if i not in expected_errors]
         missing = [i for i, n in run.counts.items() if n is None]

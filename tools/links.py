@@ -318,17 +318,22 @@ def colab_cell_problems(notebook: Path, repo: Repository) -> list[str]:
 
 
 def _fold(metadata: dict) -> dict:
-    """On the website the setup cell's code is folded away (myst-nb's ``hide-input`` tag).
-
-    Not in JupyterLab: a cell with ``source_hidden`` shows no prompt, so a learner cannot see
-    that it ran (and the browser test, which reads the prompts, rightly fails on it).
+    """The setup cell's code folded away everywhere but Colab, which hides it by itself: on the
+    website by myst-nb's ``hide-input`` tag, in JupyterLab by ``"jupyter": {"source_hidden":
+    true}`` (the cell shows a collapsed bar, so a learner's first code cell is the teaching one),
+    and out of the slides (``slideshow.slide_type`` ``skip``).
     """
     tags = list(dict.fromkeys([*metadata.get("tags", []), COLAB_TAG, "hide-input"]))
-    return {key: value for key, value in metadata.items() if key != "jupyter"} | {"tags": tags}
+    jupyter = {**metadata.get("jupyter", {}), "source_hidden": True}
+    return {**metadata, "tags": tags, "jupyter": jupyter, "slideshow": {"slide_type": "skip"}}
 
 
 def _folded(metadata: dict) -> bool:
-    return "hide-input" in metadata.get("tags", []) and "jupyter" not in metadata
+    return (
+        "hide-input" in metadata.get("tags", [])
+        and metadata.get("jupyter", {}).get("source_hidden") is True
+        and metadata.get("slideshow", {}).get("slide_type") == "skip"
+    )
 
 
 def fix_colab_cell(notebook: Path, repo: Repository) -> bool:
