@@ -1,0 +1,101 @@
+"""Wrong solutions for notebook 04's exercises: every one must be refused by its check."""
+
+from tools.mutants import STUB, Wrong
+
+WRONG = [
+    # Exercise 1 (predict): the scores a real store gives for "cat"
+    Wrong(1, "plural_read_as_cat", '''def prediction() -> dict:
+    return {"cat cat cat": 1.0, "Cats!": 1.0, "a dog and a cat": 0.71,
+            "CAT-like": 1.0, "python kernel": 0.0}
+'''),
+    Wrong(1, "length_counted", '''def prediction() -> dict:
+    return {"cat cat cat": 3.0, "Cats!": 0.0, "a dog and a cat": 0.71,
+            "CAT-like": 1.0, "python kernel": 0.0}
+'''),
+    Wrong(1, "computed_with_a_store", '''def prediction() -> dict:
+    store = RealInMemoryVectorStore(BagOfWords())
+    texts = ["cat cat cat", "Cats!", "a dog and a cat", "CAT-like", "python kernel"]
+    store.add_texts(texts, ids=texts)
+    return {d.id: s for d, s in store.similarity_search_with_score("cat", k=5)}
+'''),
+    Wrong(1, "hyphen_splits_nothing", '''def prediction() -> dict:
+    return {"cat cat cat": 1.0, "Cats!": 0.0, "a dog and a cat": 0.5,
+            "CAT-like": 0.0, "python kernel": 0.0}
+'''),
+    # Exercise 2 (apply): the angle between two vectors
+    Wrong(2, "zero_second_vector_unchecked", '''def angle_degrees(a, b):
+    if not np.linalg.norm(a):
+        raise ValueError("a zero vector has no direction")
+    cosine = np.dot(a, b) / (np.linalg.norm(a) * np.linalg.norm(b))
+    return float(np.degrees(np.arccos(np.clip(cosine, -1.0, 1.0))))
+'''),
+    Wrong(2, "no_clip", '''def angle_degrees(a, b):
+    if not np.linalg.norm(a) or not np.linalg.norm(b):
+        raise ValueError("a zero vector has no direction")
+    cosine = np.dot(a, b) / (np.linalg.norm(a) * np.linalg.norm(b))
+    return float(np.degrees(np.arccos(cosine)))
+'''),
+    Wrong(2, "radians", '''def angle_degrees(a, b):
+    if not np.linalg.norm(a) or not np.linalg.norm(b):
+        raise ValueError("a zero vector has no direction")
+    cosine = cosine_similarity([a], [b])[0][0]
+    return float(np.arccos(np.clip(cosine, -1.0, 1.0)))
+'''),
+    Wrong(2, "zero_vector_scores_90", '''def angle_degrees(a, b):
+    cosine = float(real_cosine_similarity([a, [1.0] * len(a)], [b])[0][0])
+    return float(np.degrees(np.arccos(np.clip(cosine, -1.0, 1.0))))
+'''),
+    Wrong(2, "calls_the_oracle", '''def angle_degrees(a, b):
+    from retrieval_lab._answers import nb04
+    return nb04.angle(a, b)
+'''),
+    Wrong(2, "stub_with_setup_skipped", STUB, forget=("np", "cosine_similarity")),
+    # Exercise 3 (debug): the ranking's denominator
+    Wrong(3, "whole_matrix_norm_left_in", '''def rank(query, documents):
+    q, d = np.array(query), np.array(documents)
+    cosines = d @ q / (np.linalg.norm(d) * np.linalg.norm(q))
+    order = np.argsort(-cosines, kind="stable")
+    return [(int(i), float(cosines[i])) for i in order]
+'''),
+    Wrong(3, "query_length_left_out", '''def rank(query, documents):
+    q, d = np.array(query), np.array(documents)
+    cosines = d @ q / np.linalg.norm(d, axis=1)
+    order = np.argsort(-cosines, kind="stable")
+    return [(int(i), float(cosines[i])) for i in order]
+'''),
+    Wrong(3, "norm_along_the_columns", '''def rank(query, documents):
+    q, d = np.array(query), np.array(documents)
+    cosines = d @ q / (np.linalg.norm(d, axis=0).sum() * np.linalg.norm(q))
+    order = np.argsort(-cosines, kind="stable")
+    return [(int(i), float(cosines[i])) for i in order]
+'''),
+    Wrong(3, "worst_first", '''def rank(query, documents):
+    q, d = np.array(query), np.array(documents)
+    cosines = d @ q / (np.linalg.norm(d, axis=1) * np.linalg.norm(q))
+    order = np.argsort(cosines, kind="stable")
+    return [(int(i), float(cosines[i])) for i in order]
+'''),
+    Wrong(3, "calls_cosine_similarity", '''def rank(query, documents):
+    cosines = cosine_similarity([query], documents)[0]
+    order = np.argsort(-cosines, kind="stable")
+    return [(int(i), float(cosines[i])) for i in order]
+'''),
+    Wrong(3, "calls_the_real_cosine", '''def rank(query, documents):
+    cosines = real_cosine_similarity([query], documents)[0]
+    order = np.argsort(-cosines, kind="stable")
+    return [(int(i), float(cosines[i])) for i in order]
+'''),
+    # Exercise 4 (apply): a distance limit as a cosine limit
+    Wrong(4, "linear_in_the_distance", '''def cosine_for_distance(d):
+    return 1.0 - float(d)
+'''),
+    Wrong(4, "half_forgotten", '''def cosine_for_distance(d):
+    return 1.0 - float(d) ** 2
+'''),
+    Wrong(4, "cosine_of_the_distance", '''def cosine_for_distance(d):
+    return float(np.cos(d))
+'''),
+    Wrong(4, "euclidean_relevance_instead", '''def cosine_for_distance(d):
+    return 1.0 - float(d) / 2 ** 0.5
+'''),
+]
