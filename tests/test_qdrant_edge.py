@@ -31,8 +31,9 @@ from retrieval_lab.corpus import PETS_AND_CODE
 from retrieval_lab.embeddings import BagOfWords, RowEmbeddings
 from retrieval_lab.scratch import QdrantEdgeVectorStore
 from retrieval_lab.scratch.document import Document
-from retrieval_lab.scratch.qdrant_engine import NAMESPACE, RAM_FOLDER, point_id
+from retrieval_lab.scratch.qdrant_engine import NAMESPACE, point_id
 from retrieval_lab.standard_suite import run_vectorstore_suite, vectorstore_test_names
+from retrieval_lab.tempdirs import RAM_FOLDER
 
 edge = pytest.importorskip("qdrant_edge")
 ROOT = Path(__file__).resolve().parents[1]
@@ -164,7 +165,7 @@ def test_close_and_garbage_collection_delete_the_temporary_folder():
 
 
 def test_the_memory_folder_is_used_only_when_it_has_a_gigabyte_free(tmp_path):
-    from retrieval_lab.scratch.qdrant_engine import _roomy
+    from retrieval_lab.tempdirs import roomy as _roomy
 
     assert not _roomy(str(tmp_path / "missing"))
     free = os.statvfs(tmp_path)

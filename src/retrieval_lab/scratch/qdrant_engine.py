@@ -3,9 +3,6 @@
 # Each part starts with `# %% <notebook>, cell K` (K counts every cell from 0).
 
 # %% notebooks/15_qdrant_engine.ipynb, cell 7
-import os
-import shutil
-import tempfile
 import uuid
 import weakref
 from collections.abc import Sequence
@@ -18,6 +15,7 @@ from retrieval_lab.oop import add_to_class
 from retrieval_lab.scratch.document import Document
 from retrieval_lab.scratch.embeddings import Embeddings
 from retrieval_lab.scratch.vectorstore import VectorStore
+from retrieval_lab.tempdirs import process_folder
 
 try:  # Qdrant's engine in this process: pip install qdrant-edge-py==0.9.0
     import qdrant_edge as edge
@@ -29,25 +27,11 @@ NAMESPACE = uuid.UUID("7d3f5a4e-1c2b-4e8f-9a60-5b1d2c3e4f70")
 
 
 def point_id(doc_id: str) -> str:
-    # the UUID the engine stores for doc_id: 122 bits of SHA-1(NAMESPACE + doc_id)
+    # the UUID the engine stores for doc_id: the same on every machine
     return str(uuid.uuid5(NAMESPACE, str(doc_id)))
 
 
 # %% notebooks/15_qdrant_engine.ipynb, cell 11
-def _roomy(folder: str) -> bool:
-    # writable, with a gigabyte free (Docker gives a container's /dev/shm 64 MB)
-    try:
-        stat = os.statvfs(folder)
-    except OSError:
-        return False
-    return os.access(folder, os.W_OK) and stat.f_bavail * stat.f_frsize >= 2**30
-
-
-#: A folder held in memory (Linux's /dev/shm) where there is room: the engine syncs
-#: every file it creates to disk (fsync), which costs nothing in memory.
-RAM_FOLDER = "/dev/shm" if _roomy("/dev/shm") else None
-
-
 def _close_edge_shard(held: dict[str, Any]) -> None:
     # close the shard, then delete the temporary folder, if the store made one
     if held.get("shard") is not None:
@@ -57,30 +41,6 @@ def _close_edge_shard(held: dict[str, Any]) -> None:
 
 
 # %% notebooks/15_qdrant_engine.ipynb, cell 12
-def _running(pid: int) -> bool:
-    # whether a process with this id still runs (one of another user counts too)
-    try:
-        os.kill(pid, 0)  # signal 0 sends nothing: it only asks
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
-def _edge_folder() -> tempfile.TemporaryDirectory:
-    # a new temporary folder named after this process, after deleting the folders
-    # of processes that are gone (a killed kernel cannot delete its own)
-    parent = Path(RAM_FOLDER or tempfile.gettempdir())
-    for old in parent.glob("qdrant-edge-*-*"):
-        pid = old.name.split("-")[2]
-        if pid.isdigit() and not _running(int(pid)):
-            shutil.rmtree(old, ignore_errors=True)
-    prefix = f"qdrant-edge-{os.getpid()}-"
-    return tempfile.TemporaryDirectory(prefix=prefix, dir=parent)
-
-
-# %% notebooks/15_qdrant_engine.ipynb, cell 13
 class QdrantEdgeVectorStore(VectorStore):
     """A LangChain vector store over Qdrant Edge: one shard of Qdrant's engine."""
 
@@ -95,7 +55,7 @@ class QdrantEdgeVectorStore(VectorStore):
         self.embedding, self.config, self.search_params = embedding, config, None
         self._held: dict[str, Any] = {}  # the open shard, and the temporary folder
         if path is None:
-            self._held["folder"] = _edge_folder()
+            self._held["folder"] = process_folder("qdrant-edge")
             path = self._held["folder"].name
         self.path = Path(path)
         if (self.path / "edge_config.json").exists():  # a shard lives there: open it
@@ -103,7 +63,7 @@ class QdrantEdgeVectorStore(VectorStore):
         self._closer = weakref.finalize(self, _close_edge_shard, self._held)
 
 
-# %% notebooks/15_qdrant_engine.ipynb, cell 15
+# %% notebooks/15_qdrant_engine.ipynb, cell 14
 @add_to_class(QdrantEdgeVectorStore)
 @property
 def shard(self) -> Any:
@@ -125,7 +85,7 @@ def close(self) -> None:
     self._closer()
 
 
-# %% notebooks/15_qdrant_engine.ipynb, cell 16
+# %% notebooks/15_qdrant_engine.ipynb, cell 15
 @add_to_class(QdrantEdgeVectorStore)
 @classmethod
 def from_texts(
@@ -144,7 +104,7 @@ def embeddings(self) -> Embeddings:
     return self.embedding
 
 
-# %% notebooks/15_qdrant_engine.ipynb, cell 20
+# %% notebooks/15_qdrant_engine.ipynb, cell 19
 @add_to_class(QdrantEdgeVectorStore)
 def _document(self, point: Any) -> Document:
     """A fresh Document from a point's payload, with the id you gave back on it."""
@@ -175,7 +135,7 @@ def _to_filter(self, filter: Any) -> Any:
     return edge.Filter(must=conditions)
 
 
-# %% notebooks/15_qdrant_engine.ipynb, cell 22
+# %% notebooks/15_qdrant_engine.ipynb, cell 21
 @add_to_class(QdrantEdgeVectorStore)
 def similarity_search_with_score_by_vector(
     self, embedding: Sequence[float], k: int = 4, filter: Any = None,
@@ -195,7 +155,7 @@ def similarity_search_with_score_by_vector(
     return [(self._document(hit), hit.score) for hit in self.shard.query(request)]
 
 
-# %% notebooks/15_qdrant_engine.ipynb, cell 24
+# %% notebooks/15_qdrant_engine.ipynb, cell 23
 @add_to_class(QdrantEdgeVectorStore)
 def similarity_search_with_score(self, query: str, k: int = 4, **kwargs: Any) -> list:
     vector = self.embedding.embed_query(query)
@@ -222,7 +182,7 @@ def _select_relevance_score_fn(self) -> Any:
     return lambda score: (score + 1.0) / 2.0
 
 
-# %% notebooks/15_qdrant_engine.ipynb, cell 28
+# %% notebooks/15_qdrant_engine.ipynb, cell 27
 @add_to_class(QdrantEdgeVectorStore)
 def add_documents(
     self, documents: list[Document], ids: list[str] | None = None, *,
@@ -246,7 +206,7 @@ def add_documents(
     return used
 
 
-# %% notebooks/15_qdrant_engine.ipynb, cell 29
+# %% notebooks/15_qdrant_engine.ipynb, cell 28
 @add_to_class(QdrantEdgeVectorStore)
 def _point(self, doc_id: str, doc: Document, vector: np.ndarray) -> Any:
     """One point: the UUID, the vector, and a payload that keeps the id you gave."""
@@ -256,7 +216,7 @@ def _point(self, doc_id: str, doc: Document, vector: np.ndarray) -> Any:
     return edge.Point(point_id(doc_id), vector.tolist(), payload)
 
 
-# %% notebooks/15_qdrant_engine.ipynb, cell 34
+# %% notebooks/15_qdrant_engine.ipynb, cell 33
 @add_to_class(QdrantEdgeVectorStore)
 def get_by_ids(self, ids: Sequence[str], /) -> list[Document]:
     """The documents with these ids, in the order asked; ids not stored are skipped."""
@@ -278,7 +238,7 @@ def delete(self, ids: Sequence[str] | None = None, **kwargs: Any) -> bool:
     return True
 
 
-# %% notebooks/15_qdrant_engine.ipynb, cell 37
+# %% notebooks/15_qdrant_engine.ipynb, cell 36
 @add_to_class(QdrantEdgeVectorStore)
 def max_marginal_relevance_search(
     self, query: str, k: int = 4, fetch_k: int = 20, lambda_mult: float = 0.5,

@@ -1,0 +1,48 @@
+"""Wrong solutions for notebook 15's exercises: every one must be refused by its check."""
+
+from tools.mutants import STUB, Wrong
+
+WRONG = [
+    # Exercise 1 (predict): which searches are exact
+    Wrong(1, "a_graph_is_always_walked", '''def exact_searches() -> dict[str, bool]:
+    return {"a": True, "b": False, "c": False, "d": True}
+'''),
+    Wrong(1, "hnsw_ef_1_is_taken_as_exact", '''def exact_searches() -> dict[str, bool]:
+    return {"a": True, "b": True, "c": True, "d": True}
+'''),
+    Wrong(1, "exact_true_ignored_on_a_walked_graph", '''def exact_searches() -> dict[str, bool]:
+    return {"a": True, "b": True, "c": False, "d": False}
+'''),
+    Wrong(1, "computed_by_the_truth", '''def exact_searches() -> dict[str, bool]:
+    from retrieval_lab._answers import nb15
+    return nb15.exact_searches_truth()
+'''),
+    Wrong(1, "untouched_stub", STUB),
+    # Exercise 2 (extend): count by a metadata key, in the engine
+    Wrong(2, "facet_default_limit_of_10", '''def count_by(store, key):
+    field = f"metadata.{key}"
+    index = edge.UpdateOperation.create_field_index(field, edge.PayloadSchemaType.Keyword)
+    store.shard.update(index)
+    return {hit.value: hit.count for hit in store.shard.facet(edge.FacetRequest(key=field)).hits}
+'''),
+    Wrong(2, "facet_without_a_payload_index", '''def count_by(store, key):
+    field = f"metadata.{key}"
+    hits = store.shard.facet(edge.FacetRequest(key=field, limit=10_000, exact=True)).hits
+    return {hit.value: hit.count for hit in hits}
+'''),
+    Wrong(2, "documents_read_back_into_python", '''def count_by(store, key):
+    from collections import Counter
+    points, _ = store.shard.scroll(edge.ScrollRequest(limit=10_000, with_payload=True))
+    return dict(Counter(p.payload["metadata"][key] for p in points))
+'''),
+    Wrong(2, "counted_from_the_corpus_not_the_store", '''def count_by(store, key):
+    from collections import Counter
+    from retrieval_lab.corpus import python_reference_chunks
+    return dict(Counter(d.metadata[key] for d in python_reference_chunks()))
+'''),
+    Wrong(2, "calls_a_new_copy_of_the_checks_oracle", '''def count_by(store, key):
+    from retrieval_lab._answers import nb15
+    return nb15.count_trial()["oracle"](store, key)
+'''),
+    Wrong(2, "untouched_stub_harness_skipped", STUB, forget=("edge",)),
+]
