@@ -553,6 +553,11 @@ def _rise_renders_a_notebook_as_live_slides(lab: LabServer, lab_page: LabPage):
         open_notebook(page, notebook)
         assert page.evaluate("() => ['RISE:preview', 'RISE:slideshow'].every("
                              "c => window.jupyterapp.commands.hasCommand(c))"), "RISE's commands are missing"
+        # RISE saves the notebook before rendering it, without asking: no stray key may do that
+        # (jupyter-prefix/ switches Alt+R off); the toolbar button below still renders.
+        bound = page.evaluate("() => window.jupyterapp.commands.keyBindings"
+                              ".filter(b => b.command === 'RISE:preview').map(b => b.keys.join(' '))")
+        assert bound == [], f"RISE:preview is bound to {bound}: it saves without asking (see jupyter-prefix/)"
         button = page.locator('.jp-NotebookPanel-toolbar [data-command="RISE:preview"]')
         assert button.is_visible(), "the RISE button is not in the notebook toolbar"
         button.click()  # RISE saves first: it writes the served copy, never the repository's notebook

@@ -52,3 +52,46 @@ def test_venv_and_binder_install_the_same_settings():
     assert "python jupyter-prefix/install.py" in (ROOT / "binder/postBuild").read_text()
     stamp = re.search(r"^\$\(STAMP\):.*?(?=^\S)", (ROOT / "Makefile").read_text(), re.S | re.M).group(0)
     assert "jupyter-prefix/install.py" in stamp
+
+
+def test_alt_r_cannot_save_a_notebook_without_asking():
+    """RISE's Alt+R renders live slides after saving the notebook without asking: switched off."""
+    overrides = json.loads((PREFIX / "share/jupyter/lab/settings/overrides.json").read_text())
+    shortcuts = overrides["@jupyterlab/shortcuts-extension:shortcuts"]["shortcuts"]
+    assert {"command": "RISE:preview", "keys": ["Alt R"], "selector": ".jp-Notebook:focus",
+            "disabled": True} in shortcuts
+
+
+_COLAB_BADGE = re.compile(r"colab\.research\.google\.com/github/[^/]+/[^/]+/blob/([^/]+)/notebooks/")
+_COLAB_INSTALL = re.compile(r'source = "git\+https://github\.com/[^/"]+/[^@"]+@([^"]+)"')
+
+
+def test_each_colab_cell_installs_the_release_its_badge_opens():
+    """A notebook opened from a tag's Colab badge must install that tag's package, not main's."""
+    import nbformat
+
+    from tools.links import COLAB_TAG
+    from tools.nbtools import course_notebooks
+
+    for path in course_notebooks():
+        cells = nbformat.read(path, as_version=4).cells
+        badge = _COLAB_BADGE.search(cells[0].source)
+        setup = next((c for c in cells if COLAB_TAG in c.metadata.get("tags", [])), None)
+        install = _COLAB_INSTALL.search(setup.source) if setup else None
+        assert badge and install, f"{path.name}: no Colab badge or no install line in the set-up cell"
+        assert install.group(1) == badge.group(1), (
+            f"{path.name}: the Colab badge opens {badge.group(1)}, its set-up cell installs "
+            f"{install.group(1)}: run `python -m tools.links write`"
+        )
+
+
+def test_conda_users_get_the_course_kernel():
+    """The conda route registers "Python 3 (retrieval-lab)", as make venv and Binder do, in the
+    README and the instructor guide alike (else JupyterLab meets them with a kernel picker)."""
+    from tools.instructor_guide import CONDA_ROUTE
+
+    assert '--name retrieval-lab --display-name "Python 3 (retrieval-lab)"' in CONDA_ROUTE
+    assert "jupyter-prefix/install.py" in CONDA_ROUTE
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert CONDA_ROUTE in readme, "README.md's conda route is not the guide's (tools/instructor_guide.py)"
+    assert CONDA_ROUTE in (ROOT / "docs/instructor-guide.md").read_text(encoding="utf-8")

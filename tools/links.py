@@ -13,6 +13,11 @@ first cell of each notebook. Commands::
     python -m tools.links check      # what is missing or wrong (exit 1 if anything); tests run this
     python -m tools.links write      # regenerate the README table and fix every badge and link
     python -m tools.links workshop --ref v2025.03   # links pinned to a tag, to hand out in a workshop
+    python -m tools.links pin v2025.03   # on a workshop branch: badges AND Colab installs at the tag
+
+A Colab set-up cell installs the course package from the same ref as the badges beside it (both
+come from ``branch``), so a notebook opened from a tag installs that tag's package, not ``main``'s:
+``pin`` sets ``branch`` to the tag and runs ``write``; commit, then tag that commit.
 
 ``write`` only edits the markdown of a notebook's first cell (no outputs change, nothing to
 re-execute), and only when you run it.
@@ -451,6 +456,21 @@ def all_problems(notebooks: list[Path] | None = None, repo: Repository | None = 
     return per_notebook + readme_problems(notebooks, repo)
 
 
+def pin(ref: str, pyproject: Path = ROOT / "pyproject.toml") -> bool:
+    """Set ``[tool.retrieval_lab] branch`` to ``ref``; returns whether the file changed."""
+    if not _REF.match(ref):
+        raise ValueError(f"{ref!r} is not a git ref Binder can use (letters, digits, '.', '_', '-', '/')")
+    text = pyproject.read_text(encoding="utf-8")
+    table = re.search(r"^\[tool\.retrieval_lab\]\n(?:(?!^\[).*\n?)*", text, re.M)
+    if not table or not re.search(r'^branch\s*=\s*"[^"]*"', table.group(0), re.M):
+        raise ValueError(f"{pyproject.name}: [tool.retrieval_lab] has no branch = \"...\" line to pin")
+    body = re.sub(r'^branch\s*=\s*"[^"]*"', f'branch = "{ref}"', table.group(0), count=1, flags=re.M)
+    new = text[:table.start()] + body + text[table.end():]
+    if new != text:
+        pyproject.write_text(new, encoding="utf-8")
+    return new != text
+
+
 # --------------------------------------------------------------------------- CLI
 
 def main(argv: list[str] | None = None) -> int:
@@ -460,7 +480,13 @@ def main(argv: list[str] | None = None) -> int:
     sub.add_parser("write", help="regenerate the README table and fix every badge and link")
     workshop = sub.add_parser("workshop", help="print launch links pinned to a tag, for a workshop")
     workshop.add_argument("--ref", required=True, help="the git tag (or commit) Binder should build")
+    pinned = sub.add_parser("pin", help="point badges, Colab installs and README at a tag (then commit, tag)")
+    pinned.add_argument("ref", help="the tag the workshop will use")
     args = parser.parse_args(argv)
+    if args.command == "pin":
+        if pin(args.ref):
+            print(f"links: [tool.retrieval_lab] branch = {args.ref!r} in pyproject.toml")
+        args.command = "write"
 
     notebooks = _notebooks()
     if args.command == "workshop":
