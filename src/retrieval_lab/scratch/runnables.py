@@ -316,7 +316,7 @@ def __repr__(self) -> str:
     return " | ".join(repr(s) for s in self.steps)
 
 
-# %% notebooks/08_runnables.ipynb, cell 62
+# %% notebooks/08_runnables.ipynb, cell 61
 class BaseCallbackHandler:
     """Something that wants to hear about runs. Every method is a no-op: override what
     you need. The names and keyword arguments are langchain-core's, so a handler written
@@ -342,7 +342,7 @@ class BaseCallbackHandler:
     ) -> None: ...
 
 
-# %% notebooks/08_runnables.ipynb, cell 64
+# %% notebooks/08_runnables.ipynb, cell 63
 class CallbackManager:
     """Handlers plus the tags and metadata every event of one run carries.
 
@@ -360,7 +360,7 @@ class CallbackManager:
         self.inheritable_metadata: dict[str, Any] = {}
 
 
-# %% notebooks/08_runnables.ipynb, cell 65
+# %% notebooks/08_runnables.ipynb, cell 64
 @add_to_class(CallbackManager)
 def add_tags(self, tags: Sequence[str], inherit: bool = True) -> None:
     """Re-adding a tag moves it to the end, as in langchain-core."""
@@ -380,7 +380,7 @@ def add_metadata(self, metadata: dict[str, Any], inherit: bool = True) -> None:
         self.inheritable_metadata = {**self.inheritable_metadata, **metadata}
 
 
-# %% notebooks/08_runnables.ipynb, cell 66
+# %% notebooks/08_runnables.ipynb, cell 65
 @add_to_class(CallbackManager)
 @classmethod
 def configure(
@@ -408,7 +408,7 @@ def configure(
     return manager
 
 
-# %% notebooks/08_runnables.ipynb, cell 67
+# %% notebooks/08_runnables.ipynb, cell 66
 @add_to_class(CallbackManager)
 def _start(self, event: str, payload: Any, name: str, **extra: Any) -> "RunManager":
     run = RunManager(self, uuid.uuid4())
@@ -436,7 +436,7 @@ def on_retriever_start(self, serialized: Any, query: str, *, name: str) -> "RunM
     return self._start("on_retriever_start", query, name)
 
 
-# %% notebooks/08_runnables.ipynb, cell 69
+# %% notebooks/08_runnables.ipynb, cell 68
 class RunManager:
     """One run in progress: it reports the end or the error, and makes managers for
     child runs.
@@ -447,7 +447,7 @@ class RunManager:
         self.run_id = run_id
 
 
-# %% notebooks/08_runnables.ipynb, cell 70
+# %% notebooks/08_runnables.ipynb, cell 69
 @add_to_class(RunManager)
 def _emit(self, event: str, *args: Any, **kwargs: Any) -> None:
     """Call ``event`` on every handler. A handler that fails is logged, not raised
@@ -474,7 +474,7 @@ def _finish(self, event: str, payload: Any) -> None:
     self._emit(event, payload, tags=list(self.manager.tags))
 
 
-# %% notebooks/08_runnables.ipynb, cell 71
+# %% notebooks/08_runnables.ipynb, cell 70
 @add_to_class(RunManager)
 def on_chain_end(self, outputs: Any) -> None:
     self._finish("on_chain_end", outputs)
@@ -495,7 +495,7 @@ def on_retriever_error(self, error: BaseException) -> None:
     self._finish("on_retriever_error", error)
 
 
-# %% notebooks/08_runnables.ipynb, cell 73
+# %% notebooks/08_runnables.ipynb, cell 72
 @add_to_class(RunManager)
 def get_child(self, tag: str | None = None) -> CallbackManager:
     """A child run's manager: the handlers, inheritable tags and metadata, + ``tag``."""
