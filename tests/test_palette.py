@@ -143,6 +143,11 @@ CASES: dict[str, Callable[[], Figure]] = {
     "quantization_bars": lambda: plots.quantization_bars(
         {"float32": (1536, 1.0), "int8": (388, 0.98)}
     ),
+    "recall_latency_spread": lambda: plots.recall_latency_spread(
+        {"m=16": [("ef=10", [0.2, 0.3, 0.4], 0.9), ("ef=40", [0.5, 0.6, 0.7], 0.99)],
+         "m=4": [("ef=10", [0.1, 0.2, 0.3], 0.7)]},
+        exact=[2.0, 2.5, 3.0],
+    ),
     "attention_heatmap": lambda: plots.attention_heatmap(
         ["a", "b"], [[0.7, 0.3], [0.4, 0.6]], highlight=(0, 1)
     ),

@@ -75,3 +75,20 @@ def test_quantization_bars_draws_bytes_and_recall_per_setting_with_the_values_wr
 def test_quantization_bars_refuses_what_it_cannot_show(rows, message):
     with pytest.raises(ValueError, match=message):
         quantization_bars(rows)
+
+
+def test_recall_latency_spread_puts_each_point_at_the_median_with_the_middle_half_as_its_bar():
+    from retrieval_lab.plots import recall_latency_spread
+
+    times = [1.0, 2.0, 3.0, 4.0, 5.0]  # median 3, quartiles 2 and 4
+    fig = recall_latency_spread({"m=16": [("ef=10", times, 0.9), ("ef=40", [6.0] * 5, 0.99)]},
+                                exact=[10.0, 12.0, 14.0])
+    ax = fig.axes[0]
+    line = ax.get_lines()[0]
+    assert list(line.get_xdata()) == [3.0, 6.0] and list(line.get_ydata()) == [0.9, 0.99]
+    bars = ax.containers[0][2][0].get_segments()
+    assert [tuple(p[0] for p in bar) for bar in bars] == [(2.0, 4.0), (6.0, 6.0)]
+    assert any(v.get_xdata()[0] == 12.0 for v in ax.get_lines()[1:])  # exact search's median
+    assert ax.get_xscale() == "log"
+    with pytest.raises(ValueError, match="positive times"):
+        recall_latency_spread({"x": [("ef=1", [0.0], 0.5)]})

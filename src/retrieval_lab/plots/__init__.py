@@ -8,7 +8,7 @@ text. Colours come only from ``_style``'s Okabe-Ito palette (``tests/test_palett
 from retrieval_lab.plots._style import COLORS, DIVERGING, GREYS, OKABE_ITO, SERIES, show
 from retrieval_lab.plots.documents import shared_metadata_diagram
 from retrieval_lab.plots.embeddings import similarity_heatmaps, vector_arrows, zero_vector_plot
-from retrieval_lab.plots.engines import quantization_bars, suite_grid
+from retrieval_lab.plots.engines import quantization_bars, recall_latency_spread, suite_grid
 from retrieval_lab.plots.loaders import blob_pipeline_diagram, eager_vs_lazy_bars
 from retrieval_lab.plots.meaning import attention_heatmap, topic_scatter
 from retrieval_lab.plots.pipeline import pipeline_diagram, score_bars
@@ -18,6 +18,7 @@ from retrieval_lab.plots.quality import (
     threshold_curves,
     wins_and_losses,
 )
+from retrieval_lab.plots.rerank import quality_vs_cost, rank_moves
 from retrieval_lab.plots.retrievers import (
     bm25_saturation,
     grouped_bars,
@@ -60,7 +61,10 @@ __all__ = [
     "merge_window_strip",
     "mmr_plane",
     "pipeline_diagram",
+    "quality_vs_cost",
     "quantization_bars",
+    "recall_latency_spread",
+    "rank_moves",
     "recall_vs_latency",
     "run_timeline",
     "runnable_graph",

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 import matplotlib.pyplot as plt
+import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
@@ -108,5 +109,54 @@ def quantization_bars(
     left.set_yticks(range(len(names)), names)
     left.invert_yaxis()
     fig.suptitle(title, fontsize=11)
+    fig.tight_layout()
+    return fig
+
+
+def recall_latency_spread(
+    curves: Mapping[str, list[tuple[str, list[float], float]]],
+    *,
+    exact: list[float] | None = None,
+    title: str = "HNSW: recall@10 against latency",
+) -> Figure:
+    """Recall against latency with the latency's spread: each point is ``(label, times_ms, recall)``.
+
+    A point sits at the median of its times; a horizontal bar spans their interquartile range (the
+    middle half of the queries), so two settings whose bars overlap are not told apart by speed.
+    ``exact`` (times of exact search) is a dotted vertical line at its median, its range shaded.
+    """
+    from retrieval_lab.plots._style import SERIES
+
+    if len(curves) > len(SERIES):
+        raise ValueError(f"recall_latency_spread: at most {len(SERIES)} curves fit one picture.")
+    fig, ax = plt.subplots(figsize=(6.8, 4.4))
+    recalls = []
+    for (name, points), (color, marker, linestyle) in zip(curves.items(), SERIES, strict=False):
+        if not points:
+            raise ValueError(f"recall_latency_spread: curve {name!r} has no points.")
+        middle, low, high = [], [], []
+        for label, times, recall in points:
+            if not times or min(times) <= 0 or not 0.0 <= recall <= 1.0:
+                raise ValueError(f"recall_latency_spread: point {label!r} of {name!r} needs positive "
+                                 f"times and a recall in [0, 1].")
+            q1, q2, q3 = np.percentile(times, [25, 50, 75])
+            middle.append(q2), low.append(q2 - q1), high.append(q3 - q2)
+            recalls.append(recall)
+            ax.annotate(label, (q2, recall), textcoords="offset points", xytext=(4, -11), fontsize=7)
+        ax.errorbar(middle, [p[2] for p in points], xerr=[low, high], color=color, marker=marker,
+                    linestyle=linestyle, capsize=3, label=name)
+    if exact:
+        q1, q2, q3 = np.percentile(exact, [25, 50, 75])
+        ax.axvspan(q1, q3, color=GREYS["light_grey"], alpha=0.3, linewidth=0)
+        ax.axvline(q2, color="black", linestyle=(0, (1, 1)), linewidth=1.5,
+                   label="exact search (recall 1), middle half shaded")
+    pad = max(0.02, 0.12 * (max(recalls) - min(recalls)))
+    ax.set_ylim(max(0.0, min(recalls) - 2 * pad), min(1.0, max(recalls)) + pad)
+    ax.set_xscale("log")
+    ax.set_xlabel("latency per query (ms): median, bar = middle half of the queries")
+    ax.set_ylabel("recall@10 against exact search")
+    ax.set_title(title)
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=8, loc="lower right")
     fig.tight_layout()
     return fig
