@@ -22,25 +22,7 @@ from retrieval_lab.scratch.runnables import (
 )
 
 
-# %% notebooks/09_retrievers.ipynb, cell 7
-def _field_defaults(cls: type) -> dict[str, Any]:
-    """The fields a class declares by annotation (``k: int = 2``), base classes first,
-    with their defaults (``_REQUIRED`` when there is none). ClassVars and ``_private``
-    names are not fields."""
-    fields: dict[str, Any] = {}
-    for klass in reversed(cls.__mro__):
-        for name, annotation in vars(klass).get("__annotations__", {}).items():
-            text = annotation if isinstance(annotation, str) else repr(annotation)
-            if name.startswith("_") or "ClassVar" in text:
-                continue
-            fields[name] = vars(klass).get(name, _REQUIRED)
-    return fields
-
-
-_REQUIRED = object()
-
-
-# %% notebooks/09_retrievers.ipynb, cell 9
+# %% notebooks/09_retrievers.ipynb, cell 8
 class BaseRetriever(Runnable):
     """String in, documents out. A subclass declares its fields and writes
     ``_get_relevant_documents``."""
@@ -70,49 +52,6 @@ class BaseRetriever(Runnable):
 
 # %% notebooks/09_retrievers.ipynb, cell 11
 @add_to_class(BaseRetriever)
-def __init__(self, **values: Any) -> None:
-    fields = _field_defaults(type(self))
-    unknown = sorted(set(values) - set(fields))
-    if unknown:
-        raise TypeError(
-            f"{type(self).__name__} has no field(s) {unknown}; "
-            f"its fields are {list(fields)}."
-        )
-    missing = [n for n, d in fields.items() if d is _REQUIRED and n not in values]
-    if missing:
-        raise TypeError(
-            f"{type(self).__name__} needs field(s) "
-            f"{missing}: pass them as keywords."
-        )
-    for name, default in fields.items():
-        value = values[name] if name in values else copy.deepcopy(default)
-        setattr(self, name, value)
-
-
-# %% notebooks/09_retrievers.ipynb, cell 12
-@add_to_class(BaseRetriever)
-def _shown_fields(self) -> list[str]:
-    """Fields that differ from their defaults (the real repr hides the others too)."""
-    fields = _field_defaults(type(self))
-    return [
-        f"{n}={getattr(self, n)!r}"
-        for n, d in fields.items()
-        if d is _REQUIRED or getattr(self, n) != d
-    ]
-
-
-@add_to_class(BaseRetriever)
-def __repr__(self) -> str:
-    return f"{type(self).__name__}({', '.join(self._shown_fields())})"
-
-
-@add_to_class(BaseRetriever)
-def __str__(self) -> str:
-    return " ".join(self._shown_fields())
-
-
-# %% notebooks/09_retrievers.ipynb, cell 13
-@add_to_class(BaseRetriever)
 def _get_ls_params(self, **kwargs: Any) -> dict[str, str]:
     """The name tracing shows: ``KeywordRetriever`` -> ``{'ls_retriever_name':
     'keyword'}``."""
@@ -124,7 +63,7 @@ def _get_ls_params(self, **kwargs: Any) -> dict[str, str]:
     return {"ls_retriever_name": name.lower()}
 
 
-# %% notebooks/09_retrievers.ipynb, cell 14
+# %% notebooks/09_retrievers.ipynb, cell 12
 @add_to_class(BaseRetriever)
 def invoke(
     self, input: str, config: RunnableConfig | None = None, **kwargs: Any
@@ -153,7 +92,7 @@ def invoke(
     return result
 
 
-# %% notebooks/09_retrievers.ipynb, cell 16
+# %% notebooks/09_retrievers.ipynb, cell 14
 def split_terms(text: str) -> list[str]:
     """Lowercase words and numbers: "Cats, cat!" -> ['cats', 'cat']."""
     if not isinstance(text, str):
@@ -169,7 +108,7 @@ def keyword_scores(query: str, docs: Sequence[Document]) -> list[int]:
     return [sum(split_terms(d.page_content).count(t) for t in terms) for d in docs]
 
 
-# %% notebooks/09_retrievers.ipynb, cell 17
+# %% notebooks/09_retrievers.ipynb, cell 15
 def bm25_scores(
     query: str, docs: Sequence[Document], k1: float = 1.5, b: float = 0.75
 ) -> list[float]:
@@ -199,7 +138,7 @@ def bm25_scores(
     return scores
 
 
-# %% notebooks/09_retrievers.ipynb, cell 20
+# %% notebooks/09_retrievers.ipynb, cell 18
 def top_k(docs: Sequence[Document], scores: Sequence[float], k: int) -> list[Document]:
     """The ``k`` best documents with a positive score, best first; equal scores keep
     corpus order.
@@ -208,3 +147,64 @@ def top_k(docs: Sequence[Document], scores: Sequence[float], k: int) -> list[Doc
         raise ValueError(f"got {len(docs)} documents but {len(scores)} scores.")
     order = sorted(range(len(docs)), key=lambda i: -scores[i])
     return [docs[i] for i in order if scores[i] > 0][: max(k, 0)]
+
+
+# %% notebooks/09_retrievers.ipynb, cell 76
+def _field_defaults(cls: type) -> dict[str, Any]:
+    """The fields a class declares by annotation (``k: int = 2``), base classes first,
+    with their defaults (``_REQUIRED`` when there is none). ClassVars and ``_private``
+    names are not fields."""
+    fields: dict[str, Any] = {}
+    for klass in reversed(cls.__mro__):
+        for name, annotation in vars(klass).get("__annotations__", {}).items():
+            text = annotation if isinstance(annotation, str) else repr(annotation)
+            if name.startswith("_") or "ClassVar" in text:
+                continue
+            fields[name] = vars(klass).get(name, _REQUIRED)
+    return fields
+
+
+_REQUIRED = object()
+
+
+# %% notebooks/09_retrievers.ipynb, cell 78
+@add_to_class(BaseRetriever)
+def __init__(self, **values: Any) -> None:
+    fields = _field_defaults(type(self))
+    unknown = sorted(set(values) - set(fields))
+    if unknown:
+        raise TypeError(
+            f"{type(self).__name__} has no field(s) {unknown}; "
+            f"its fields are {list(fields)}."
+        )
+    missing = [n for n, d in fields.items() if d is _REQUIRED and n not in values]
+    if missing:
+        raise TypeError(
+            f"{type(self).__name__} needs field(s) "
+            f"{missing}: pass them as keywords."
+        )
+    for name, default in fields.items():
+        value = values[name] if name in values else copy.deepcopy(default)
+        setattr(self, name, value)
+
+
+# %% notebooks/09_retrievers.ipynb, cell 79
+@add_to_class(BaseRetriever)
+def _shown_fields(self) -> list[str]:
+    """Fields that differ from their defaults (the real repr hides the others too)."""
+    fields = _field_defaults(type(self))
+    return [
+        f"{n}={getattr(self, n)!r}"
+        for n, d in fields.items()
+        if d is _REQUIRED or getattr(self, n) != d
+    ]
+
+
+@add_to_class(BaseRetriever)
+def __repr__(self) -> str:
+    return f"{type(self).__name__}({', '.join(self._shown_fields())})"
+
+
+@add_to_class(BaseRetriever)
+def __str__(self) -> str:
+    return " ".join(self._shown_fields())
