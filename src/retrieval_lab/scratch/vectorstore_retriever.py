@@ -98,7 +98,7 @@ def add_documents(self, documents: list[Document], **kwargs: Any) -> list[str]:
     return self.vectorstore.add_documents(documents, **kwargs)
 
 
-# %% notebooks/10_vectorstore_retriever.ipynb, cell 27
+# %% notebooks/10_vectorstore_retriever.ipynb, cell 79
 class RunnablePassthrough(Runnable):
     """Its output is its input: the branch of a parallel step that carries the question
     along.
@@ -113,7 +113,7 @@ class RunnablePassthrough(Runnable):
         return "RunnablePassthrough()"
 
 
-# %% notebooks/10_vectorstore_retriever.ipynb, cell 28
+# %% notebooks/10_vectorstore_retriever.ipynb, cell 80
 class RunnableParallel(Runnable):
     """Give the same input to several runnables; return their outputs as a dict, one key
     each.
@@ -141,7 +141,7 @@ def get_name(self) -> str:
     return self.name or f"RunnableParallel<{','.join(self.steps)}>"
 
 
-# %% notebooks/10_vectorstore_retriever.ipynb, cell 29
+# %% notebooks/10_vectorstore_retriever.ipynb, cell 81
 @add_to_class(RunnableParallel)
 def invoke(
     self, input: Any, config: RunnableConfig | None = None, **kwargs: Any
@@ -174,7 +174,7 @@ def invoke(
     return output
 
 
-# %% notebooks/10_vectorstore_retriever.ipynb, cell 30
+# %% notebooks/10_vectorstore_retriever.ipynb, cell 82
 @add_to_class(RunnableParallel)
 def __repr__(self) -> str:
     inner = ",\n  ".join(f"{key}: {step!r}" for key, step in self.steps.items())

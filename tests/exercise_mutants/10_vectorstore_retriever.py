@@ -1,0 +1,89 @@
+"""Wrong solutions for notebook 10's exercises: every one must be refused by its check."""
+
+from tools.mutants import STUB, Wrong
+
+WRONG = [
+    # Exercise 1 (predict): refused, failing, or how many?
+    Wrong(1, "store_method_name_accepted", '''def predictions() -> dict:
+    return {"A": 3, "B": "refused", "C": "fails", "D": 3, "E": "fails", "F": 1, "G": 3}
+'''),
+    Wrong(1, "threshold_range_checked", '''def predictions() -> dict:
+    return {"A": "refused", "B": "refused", "C": "refused", "D": 3, "E": "fails", "F": 1,
+            "G": 3}
+'''),
+    Wrong(1, "mmr_returns_k", '''def predictions() -> dict:
+    return {"A": "refused", "B": "refused", "C": "fails", "D": 3, "E": "fails", "F": 3, "G": 3}
+'''),
+    Wrong(1, "computed_by_building_them", '''def predictions() -> dict:
+    return {name: len(RealVectorStoreRetriever(vectorstore=real_store, **kw).invoke("cat"))
+            for name, kw in RETRIEVERS.items()}
+'''),
+    # Exercise 2 (extend): keep the scores
+    Wrong(2, "scores_dropped", '''class ScoredRetriever(VectorStoreRetriever):
+    def _get_relevant_documents(self, query, *, run_manager, **kwargs):
+        pairs = self.vectorstore.similarity_search_with_relevance_scores(
+            query, **{**self.search_kwargs, **kwargs})
+        return [doc for doc, _ in pairs]
+'''),
+    Wrong(2, "call_arguments_ignored", '''class ScoredRetriever(VectorStoreRetriever):
+    def _get_relevant_documents(self, query, *, run_manager, **kwargs):
+        pairs = self.vectorstore.similarity_search_with_relevance_scores(
+            query, **self.search_kwargs)
+        return [type(d)(d.page_content, id=d.id, metadata={**d.metadata, "relevance": s})
+                for d, s in pairs]
+'''),
+    Wrong(2, "override_kept_for_later_calls", '''class ScoredRetriever(VectorStoreRetriever):
+    def _get_relevant_documents(self, query, *, run_manager, **kwargs):
+        self.search_kwargs.update(kwargs)
+        pairs = self.vectorstore.similarity_search_with_relevance_scores(
+            query, **self.search_kwargs)
+        return [type(d)(d.page_content, id=d.id, metadata={**d.metadata, "relevance": s})
+                for d, s in pairs]
+'''),
+    Wrong(2, "old_metadata_lost", '''class ScoredRetriever(VectorStoreRetriever):
+    def _get_relevant_documents(self, query, *, run_manager, **kwargs):
+        pairs = self.vectorstore.similarity_search_with_relevance_scores(
+            query, **{**self.search_kwargs, **kwargs})
+        return [type(d)(d.page_content, id=d.id, metadata={"relevance": s})
+                for d, s in pairs]
+'''),
+    Wrong(2, "raw_cosine_not_relevance", '''class ScoredRetriever(VectorStoreRetriever):
+    def _get_relevant_documents(self, query, *, run_manager, **kwargs):
+        arguments = {**self.search_kwargs, **kwargs}
+        threshold = arguments.pop("score_threshold", None)
+        pairs = self.vectorstore.similarity_search_with_score(query, **arguments)
+        return [type(d)(d.page_content, id=d.id, metadata={**d.metadata, "relevance": s})
+                for d, s in pairs if threshold is None or s >= threshold]
+'''),
+    Wrong(2, "asks_the_oracle", '''class ScoredRetriever(VectorStoreRetriever):
+    def _get_relevant_documents(self, query, *, run_manager, **kwargs):
+        from retrieval_lab._answers import nb10
+        found = nb10.real_scored(self.search_kwargs, query, [kwargs])[0]
+        return [Document("", id=i, metadata=m) for i, m in found]
+'''),
+    Wrong(2, "stub_with_harness_skipped", STUB, forget=("labelled", "with_scores", "real_with_scores")),
+    Wrong(3, "stub_with_harness_skipped", STUB, forget=("SCORE_SETS", "leaked", "bow_store")),
+    # Exercise 3 (apply): the lowest safe threshold
+    Wrong(3, "strictly_above_the_highest", '''def safe_threshold(relevant, irrelevant):
+    return round(max(0.5, max(irrelevant) + 0.01), 2)
+'''),
+    Wrong(3, "ceiling_keeps_a_tie", '''import math
+
+
+def safe_threshold(relevant, irrelevant):
+    return max(0.5, math.ceil(max(irrelevant) * 100) / 100)
+'''),
+    Wrong(3, "unrounded_grid", '''def safe_threshold(relevant, irrelevant):
+    threshold = 0.5
+    while any(score >= threshold for score in irrelevant):
+        threshold += 0.01
+    return threshold
+'''),
+    Wrong(3, "mean_of_the_groups", '''def safe_threshold(relevant, irrelevant):
+    middle = (sum(relevant) / len(relevant) + sum(irrelevant) / len(irrelevant)) / 2
+    return round(max(0.5, middle), 2)
+'''),
+    Wrong(3, "lookup_of_the_notebooks_answers", '''def safe_threshold(relevant, irrelevant):
+    return 0.78 if max(irrelevant) > 0.77 else 0.51
+'''),
+]
