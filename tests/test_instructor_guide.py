@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import nbformat
@@ -14,9 +15,15 @@ ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = course_notebooks()
 
 
+@functools.cache
+def rendered() -> str:
+    """The guide as the notebooks make it now, rendered once for the module (1-2 s each time)."""
+    return guide.render()
+
+
 def test_the_guide_is_not_stale():
     current = guide.GUIDE.read_text(encoding="utf-8") if guide.GUIDE.exists() else ""
-    assert current == guide.render(), "docs/instructor-guide.md is stale: run `python -m tools.instructor_guide`"
+    assert current == rendered(), "docs/instructor-guide.md is stale: run `python -m tools.instructor_guide`"
 
 
 def test_instructor_notes_name_real_notebooks_and_answer_their_questions():
@@ -24,7 +31,7 @@ def test_instructor_notes_name_real_notebooks_and_answer_their_questions():
 
 
 def test_every_notebook_has_its_minutes_and_a_section_in_the_guide():
-    text = guide.render()
+    text = rendered()
     for path in NOTEBOOKS:
         nb = nbformat.read(path, as_version=4)
         minutes = nb.metadata["retrieval_lab"]
@@ -129,7 +136,7 @@ def test_a_path_too_long_for_its_days_fails(monkeypatch):
 
 def test_objectives_and_prerequisites_are_whole_sentences():
     """A wrapped bullet is kept whole: the guide's objective is the header's bullet, every line."""
-    text = guide.render()
+    text = rendered()
     for path, info in zip(NOTEBOOKS, NOTEBOOK_INFO, strict=True):
         header = nbformat.read(path, as_version=4).cells[0].source
         block = header.split("**Objectives", 1)[1].split("\n\n", 1)[0]
@@ -189,5 +196,5 @@ def test_readme_claims_the_paths_the_guide_has():
 
 
 def test_the_guide_warns_that_rise_saves_without_asking():
-    text = guide.render()
+    text = rendered()
     assert "saves the notebook first, without asking" in text and "Alt+R" in text

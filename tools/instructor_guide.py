@@ -513,9 +513,13 @@ def reference_problems(notebooks: list[Notebook], notes: dict | None = None) -> 
             for match in _CITED_STEP.finditer(text):
                 nb = notebook_before(match.start())
                 word, n = match.group(1).lower(), match.group(2)
-                if not any(re.match(rf"{word}\s+{n}\b", h, re.I) for h in nb.headings):
+                cited = [h for h in nb.headings if re.match(rf"{word}\s+{n}\b", h, re.I)]
+                if not cited:
                     problems.append(f"{where}: cites {word} {n}, but {nb.path.stem} has no heading "
                                     f"'{word.title()} {n}…'")
+                elif not _same_topic(cited[0].split(":", 1)[-1], text):
+                    problems.append(f"{where}: cites {word} {n} of {nb.path.stem}, which is "
+                                    f"{cited[0]!r}: not what the answer is about")
             for phrase, kind in _cited_phrases(text):
                 wanted = _norm(phrase)
                 pool = own.headings if kind == "heading" else [own.text, *own.headings]
