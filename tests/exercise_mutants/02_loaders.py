@@ -1,0 +1,68 @@
+"""Wrong solutions for notebook 02's exercises: every one must be refused by its check."""
+
+from tools.mutants import STUB, Wrong
+
+_LINES = '''def lazy_lines(stream, source):
+    for number, line in enumerate(stream, start=1):
+        text = {text}
+        if text.strip():
+            yield Document(text, metadata={"source": source, "line": number})
+'''
+
+WRONG = [
+    # Exercise 1 (predict): how many files each line makes the loader read.
+    Wrong(1, "computed_answer", '''def predicted_reads() -> dict:
+    return {"A": len(TEXT_FILES) - 4, "B": 4, "C": 3, "D": 3, "E": 2}
+'''),
+    Wrong(1, "kept_items_counted", '''def predicted_reads() -> dict:
+    return {"A": 0, "B": 4, "C": 3, "D": 2, "E": 2}
+'''),
+    Wrong(1, "calling_reads_one", '''def predicted_reads() -> dict:
+    return {"A": 1, "B": 4, "C": 3, "D": 3, "E": 2}
+'''),
+    Wrong(1, "load_reads_one", '''def predicted_reads() -> dict:
+    return {"A": 0, "B": 1, "C": 3, "D": 3, "E": 3}
+'''),
+    # Exercise 2 (debug): the same Documents as log_lines, one line read per Document.
+    Wrong(2, "harness_skipped", STUB, forget=("log_lines", "CountingStream")),
+    Wrong(2, "newline_stripped_only", _LINES.replace("{text}", 'line.rstrip("\\n")')),
+    Wrong(2, "windows_endings_stripped_only", _LINES.replace("{text}", 'line.rstrip("\\r\\n")')),
+    Wrong(2, "every_space_stripped", _LINES.replace("{text}", "line.strip()")),
+    Wrong(2, "first_piece_of_each_line", _LINES.replace(
+        "{text}", '(line.splitlines() or [""])[0]')),
+    Wrong(2, "reads_everything", '''def lazy_lines(stream, source):
+    number = 0
+    for line in stream.readlines():
+        for text in line.splitlines():
+            number += 1
+            if text.strip():
+                yield Document(text, metadata={"source": source, "line": number})
+'''),
+    Wrong(2, "calls_log_lines", '''def lazy_lines(stream, source):
+    yield from log_lines(stream, source)
+'''),
+    Wrong(2, "blank_lines_not_counted", '''def lazy_lines(stream, source):
+    number = 0
+    for raw in stream:
+        for text in raw.splitlines():
+            if text.strip():
+                number += 1
+                yield Document(text, metadata={"source": source, "line": number})
+'''),
+    # Exercise 3 (extend): the chunks of load_and_split, split as the documents come.
+    Wrong(3, "harness_skipped", STUB, forget=("RealTextFileLoader", "TEXT_FILES")),
+    Wrong(3, "calls_load_and_split", '''def lazy_split(loader, text_splitter):
+    yield from loader.load_and_split(text_splitter)
+'''),
+    Wrong(3, "loads_everything_first", '''def lazy_split(loader, text_splitter):
+    yield from text_splitter.split_documents(loader.load())
+'''),
+    Wrong(3, "documents_not_split", '''def lazy_split(loader, text_splitter):
+    yield from loader.lazy_load()
+'''),
+    Wrong(3, "metadata_lost", '''def lazy_split(loader, text_splitter):
+    for document in loader.lazy_load():
+        for text in text_splitter.split_text(document.page_content):
+            yield Document(text)
+'''),
+]
