@@ -2,7 +2,7 @@
 # Edit the notebook's cells tagged "export", run them, then run `make export`.
 # Each part starts with `# %% <notebook>, cell K` (K counts every cell from 0).
 
-# %% notebooks/03_text_splitters.ipynb, cell 6
+# %% notebooks/03_text_splitters.ipynb, cell 5
 import asyncio
 import copy
 import logging
@@ -21,7 +21,7 @@ logger = logging.getLogger("retrieval_lab.scratch.text_splitters")
 KeepSeparator = bool | Literal["start", "end"]
 
 
-# %% notebooks/03_text_splitters.ipynb, cell 7
+# %% notebooks/03_text_splitters.ipynb, cell 6
 class BaseDocumentTransformer(ABC):
     """Anything that turns a sequence of Documents into another: splitters, filters."""
 
@@ -38,7 +38,7 @@ class BaseDocumentTransformer(ABC):
         return await asyncio.to_thread(self.transform_documents, documents, **kwargs)
 
 
-# %% notebooks/03_text_splitters.ipynb, cell 9
+# %% notebooks/03_text_splitters.ipynb, cell 8
 def _split_text_with_regex(
     text: str, pattern: str, *, keep_separator: KeepSeparator
 ) -> list[str]:
@@ -61,27 +61,7 @@ def _split_text_with_regex(
     return [p for p in pieces if p]
 
 
-# %% notebooks/03_text_splitters.ipynb, cell 12
-def _check_text(text: Any) -> None:
-    """split_text works on one str: say what to pass instead of failing inside re."""
-    if not isinstance(text, str):
-        raise TypeError(
-            f"split_text needs a str, got {type(text).__name__}: pass the text itself "
-            "(e.g. doc.page_content), or use split_documents for Document objects."
-        )
-
-
-def _check_separator_regex(separator: str) -> None:
-    """A regex with groups of its own makes re.split return extra pieces: refuse it."""
-    if groups := re.compile(separator).groups:
-        raise ValueError(
-            f"the separator regex {separator!r} has {groups} capturing group(s), so "
-            "re.split would return the captured text as extra pieces. Group with "
-            "(?:...) instead, e.g. r'(?:\\n|\\.)'."
-        )
-
-
-# %% notebooks/03_text_splitters.ipynb, cell 14
+# %% notebooks/03_text_splitters.ipynb, cell 11
 def _join_pieces(
     pieces: list[str], separator: str, strip_whitespace: bool
 ) -> str | None:
@@ -92,7 +72,7 @@ def _join_pieces(
     return chunk or None
 
 
-# %% notebooks/03_text_splitters.ipynb, cell 16
+# %% notebooks/03_text_splitters.ipynb, cell 13
 class _Window:
     """The pieces on their way into the next chunk. Its length is counted, not measured:
     the pieces' lengths plus one separator between each pair."""
@@ -118,7 +98,7 @@ class _Window:
         return self.pieces.pop(0)
 
 
-# %% notebooks/03_text_splitters.ipynb, cell 18
+# %% notebooks/03_text_splitters.ipynb, cell 15
 def _emit_and_slide(
     window: _Window, piece: str, chunks: list[str], *, chunk_size: float,
     chunk_overlap: float, strip_whitespace: bool, say: Callable[[str], object],
@@ -143,7 +123,7 @@ def _emit_and_slide(
         say(f"    drop {dropped!r} from the front, keep {kept}")
 
 
-# %% notebooks/03_text_splitters.ipynb, cell 20
+# %% notebooks/03_text_splitters.ipynb, cell 17
 def _merge_pieces(
     pieces: Iterable[str], separator: str, *, chunk_size: float, chunk_overlap: float,
     length_function: Callable[[str], int] = len, strip_whitespace: bool = True,
@@ -168,7 +148,7 @@ def _merge_pieces(
     return chunks
 
 
-# %% notebooks/03_text_splitters.ipynb, cell 28
+# %% notebooks/03_text_splitters.ipynb, cell 25
 class TextSplitter(BaseDocumentTransformer, ABC):
     """Split texts into chunks of at most chunk_size, overlapping by chunk_overlap."""
 
@@ -187,14 +167,17 @@ class TextSplitter(BaseDocumentTransformer, ABC):
         self._strip_whitespace = strip_whitespace
 
     def _check_settings(self, *settings: Any) -> None:
-        """Trusting, until notebook 03's deep dive "Refusing bad settings"."""
+        """Trusting, until notebook 03's deep dive "Refusing bad input"."""
+
+    def _check_input(self, what: str, value: Any) -> None:
+        """Trusting, until notebook 03's deep dive "Refusing bad input"."""
 
     @abstractmethod
     def split_text(self, text: str) -> list[str]:
         """Cut one text into chunks: each subclass decides where."""
 
 
-# %% notebooks/03_text_splitters.ipynb, cell 29
+# %% notebooks/03_text_splitters.ipynb, cell 26
 @add_to_class(TextSplitter)
 def _join_docs(self, docs: list[str], separator: str) -> str | None:
     return _join_pieces(docs, separator, self._strip_whitespace)
@@ -209,14 +192,13 @@ def _merge_splits(self, splits: Iterable[str], separator: str) -> list[str]:
     )
 
 
-# %% notebooks/03_text_splitters.ipynb, cell 31
+# %% notebooks/03_text_splitters.ipynb, cell 28
 @add_to_class(TextSplitter)
 def create_documents(
     self, texts: list[str], metadatas: list[dict[Any, Any]] | None = None
 ) -> list[Document]:
     """One Document per chunk of each text, each with a deep copy of its metadata."""
-    if isinstance(texts, str):
-        raise TypeError("create_documents takes a list of texts; for one, pass [text].")
+    self._check_input("texts", texts)
     metadatas = metadatas or [{}] * len(texts)
     if len(metadatas) < len(texts):
         n, m = len(texts), len(metadatas)
@@ -235,7 +217,7 @@ def create_documents(
     return documents
 
 
-# %% notebooks/03_text_splitters.ipynb, cell 33
+# %% notebooks/03_text_splitters.ipynb, cell 30
 @add_to_class(TextSplitter)
 def split_documents(self, documents: Iterable[Document]) -> list[Document]:
     """Split each Document; the chunks copy its metadata but not its id."""
@@ -253,7 +235,7 @@ def transform_documents(
     return self.split_documents(list(documents))
 
 
-# %% notebooks/03_text_splitters.ipynb, cell 35
+# %% notebooks/03_text_splitters.ipynb, cell 32
 class CharacterTextSplitter(TextSplitter):
     """Cut at one separator (a plain string, or a regex), then merge the pieces."""
 
@@ -261,21 +243,15 @@ class CharacterTextSplitter(TextSplitter):
         self, separator: str = "\n\n", is_separator_regex: bool = False, **kwargs: Any
     ) -> None:
         super().__init__(**kwargs)
-        if not isinstance(separator, str):
-            raise TypeError(
-                f"separator must be a str, got {type(separator).__name__}; "
-                "e.g. separator='\\n'."
-            )
-        if is_separator_regex:
-            _check_separator_regex(separator)
         self._separator = separator
         self._is_separator_regex = is_separator_regex
+        self._check_input("separator", separator)
 
 
-# %% notebooks/03_text_splitters.ipynb, cell 36
+# %% notebooks/03_text_splitters.ipynb, cell 33
 @add_to_class(CharacterTextSplitter)
 def split_text(self, text: str) -> list[str]:
-    _check_text(text)
+    self._check_input("text", text)
     regex = self._is_separator_regex
     pattern = self._separator if regex else re.escape(self._separator)
     pieces = _split_text_with_regex(text, pattern, keep_separator=self._keep_separator)
@@ -284,7 +260,7 @@ def split_text(self, text: str) -> list[str]:
     return self._merge_splits(pieces, glue)
 
 
-# %% notebooks/03_text_splitters.ipynb, cell 40
+# %% notebooks/03_text_splitters.ipynb, cell 37
 class RecursiveCharacterTextSplitter(TextSplitter):
     """Cut at the coarsest separator present; re-split too-long pieces finer."""
 
@@ -293,21 +269,13 @@ class RecursiveCharacterTextSplitter(TextSplitter):
         is_separator_regex: bool = False, **kwargs: Any,
     ) -> None:
         super().__init__(keep_separator=keep_separator, **kwargs)
-        separators = separators or ["\n\n", "\n", " ", ""]  # [] means the default too
-        not_str = [s for s in separators if not isinstance(s, str)]
-        if isinstance(separators, str) or not_str:
-            raise TypeError(
-                "separators must be a list of str, e.g. ['\\n\\n', ' ']; "
-                f"got {separators!r}."
-            )
-        if is_separator_regex:
-            for separator in separators:
-                _check_separator_regex(separator)
-        self._separators = list(separators)
         self._is_separator_regex = is_separator_regex
+        separators = separators or ["\n\n", "\n", " ", ""]  # [] means the default too
+        self._check_input("separators", separators)
+        self._separators = list(separators)
 
 
-# %% notebooks/03_text_splitters.ipynb, cell 41
+# %% notebooks/03_text_splitters.ipynb, cell 38
 @add_to_class(RecursiveCharacterTextSplitter)
 def _pattern(self, separator: str) -> str:
     return separator if self._is_separator_regex else re.escape(separator)
@@ -324,7 +292,7 @@ def _choose_separator(self, text: str, separators: list[str]) -> tuple[str, list
     return separators[-1], []
 
 
-# %% notebooks/03_text_splitters.ipynb, cell 42
+# %% notebooks/03_text_splitters.ipynb, cell 39
 @add_to_class(RecursiveCharacterTextSplitter)
 def _split_text(self, text: str, separators: list[str]) -> list[str]:
     separator, finer = self._choose_separator(text, separators)
@@ -349,11 +317,11 @@ def _split_text(self, text: str, separators: list[str]) -> list[str]:
 
 @add_to_class(RecursiveCharacterTextSplitter)
 def split_text(self, text: str) -> list[str]:
-    _check_text(text)
+    self._check_input("text", text)
     return self._split_text(text, self._separators)
 
 
-# %% notebooks/03_text_splitters.ipynb, cell 90
+# %% notebooks/03_text_splitters.ipynb, cell 86
 import numbers
 
 
@@ -383,7 +351,7 @@ def _check_sizes(chunk_size: Any, chunk_overlap: Any) -> None:
         )
 
 
-# %% notebooks/03_text_splitters.ipynb, cell 92
+# %% notebooks/03_text_splitters.ipynb, cell 88
 @add_to_class(TextSplitter)
 def _check_settings(
     self, chunk_size: Any, chunk_overlap: Any, length_function: Any, keep_separator: Any
@@ -400,3 +368,47 @@ def _check_settings(
             "keep_separator must be True, False, 'start' or 'end'; "
             f"got {keep_separator!r}."
         )
+
+
+# %% notebooks/03_text_splitters.ipynb, cell 90
+def _check_text(text: Any) -> None:
+    """split_text works on one str: say what to pass instead of failing inside re."""
+    if not isinstance(text, str):
+        raise TypeError(
+            f"split_text needs a str, got {type(text).__name__}: pass the text itself "
+            "(e.g. doc.page_content), or use split_documents for Document objects."
+        )
+
+
+def _check_separator_regex(separator: str) -> None:
+    """A regex with groups of its own makes re.split return extra pieces: refuse it."""
+    if groups := re.compile(separator).groups:
+        raise ValueError(
+            f"the separator regex {separator!r} has {groups} capturing group(s), so "
+            "re.split would return the captured text as extra pieces. Group with "
+            "(?:...) instead, e.g. r'(?:\\n|\\.)'."
+        )
+
+
+# %% notebooks/03_text_splitters.ipynb, cell 92
+@add_to_class(TextSplitter)
+def _check_input(self, what: str, value: Any) -> None:
+    """Refuse input a way in cannot use, saying what to pass instead."""
+    if what == "text":
+        _check_text(value)
+    elif what == "texts" and isinstance(value, str):
+        raise TypeError("create_documents takes a list of texts; for one, pass [text].")
+    elif what == "separator" and not isinstance(value, str):
+        raise TypeError(
+            f"separator must be a str, got {type(value).__name__}; "
+            "e.g. separator='\\n'."
+        )
+    elif what == "separators" and (
+        isinstance(value, str) or not all(isinstance(s, str) for s in value)
+    ):
+        raise TypeError(
+            f"separators must be a list of str, e.g. ['\\n\\n', ' ']; got {value!r}."
+        )
+    if what.startswith("separator") and self._is_separator_regex:
+        for separator in [value] if what == "separator" else value:
+            _check_separator_regex(separator)
