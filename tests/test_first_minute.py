@@ -41,7 +41,7 @@ def test_install_merges_into_an_image_s_own_settings(tmp_path):
     target.parent.mkdir(parents=True)
     target.write_text(json.dumps({"ServerApp": {"ip": "0.0.0.0"}, "KernelSpecManager": {"x": 1}}))
     written = _installer().install(tmp_path)
-    assert len(written) == 2
+    assert len(written) == len(list(PREFIX.rglob("*.json"))) == 3
     merged = json.loads(target.read_text())
     assert merged["ServerApp"] == {"ip": "0.0.0.0"}  # the image's own setting is kept
     assert merged["KernelSpecManager"]["x"] == 1
@@ -95,3 +95,21 @@ def test_conda_users_get_the_course_kernel():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert CONDA_ROUTE in readme, "README.md's conda route is not the guide's (tools/instructor_guide.py)"
     assert CONDA_ROUTE in (ROOT / "docs/instructor-guide.md").read_text(encoding="utf-8")
+
+
+def test_a_notebook_opens_unmodified_on_any_python():
+    """JupyterLab writes the kernel's language_info into a notebook it opens; one that differs from
+    the stored one marks the notebook modified before anything is touched. The course kernel
+    reports it without the patch version, and `make execute` stores it as the kernel sent it."""
+    from tools.nbtools import normalise
+
+    config = json.loads((PREFIX / "etc/ipython/ipython_kernel_config.json").read_text())
+    (line,) = config["IPKernelApp"]["exec_lines"]
+    assert "language_info" in line and "'version'" in line
+    import nbformat
+
+    sent = {"name": "python", "mimetype": "text/x-python", "codemirror_mode": {"name": "ipython", "version": 3},
+            "pygments_lexer": "ipython3", "nbconvert_exporter": "python", "file_extension": ".py"}
+    nb = nbformat.v4.new_notebook(metadata={"language_info": dict(sent)})
+    normalise(nb)
+    assert nb.metadata["language_info"] == sent, "make execute must store the kernel's language_info as sent"
