@@ -244,7 +244,7 @@ async (path) => {
   if (!panel || !panel.context || panel.context.path !== path) return null;
   const kernel = panel.sessionContext.session ? panel.sessionContext.session.kernel : null;
   if (kernel) await kernel.info;
-  await new Promise(resolve => setTimeout(resolve, 500));
+  await new Promise(resolve => setTimeout(resolve, 100));
   const cells = panel.content.widgets;
   const hidden = cells.filter(c => c.model.type === 'code' && c.inputHidden).map(c => cells.indexOf(c));
   const dirtyTab = [...document.querySelectorAll('.lm-TabBar-tab.jp-mod-current')]
