@@ -16,32 +16,6 @@ from retrieval_lab.scratch.in_memory_vectorstore import InMemoryVectorStore
 
 
 # %% notebooks/11_matrix_vectorstore.ipynb, cell 14
-def _as_matrix(vectors: Any, dim: int | None, what: str) -> np.ndarray:
-    """Vectors as one (m, d) float array, or a clear error saying what is wrong."""
-    as_given = isinstance(vectors, np.ndarray)  # float32 stays float32: no float64 copy
-    try:
-        matrix = np.asarray(vectors, dtype=None if as_given else np.float64)
-    except (ValueError, TypeError) as exc:
-        raise ValueError(
-            f"{what} must be equal-length lists of numbers; "
-            f"numpy could not stack them ({exc})."
-        ) from None
-    if matrix.ndim != 2 or matrix.dtype.kind not in "fiu":
-        raise ValueError(
-            f"{what} must be a 2-D array of numbers, one row per vector; "
-            f"got shape {matrix.shape}."
-        )
-    if dim is not None and matrix.shape[1] != dim:
-        raise ValueError(
-            f"{what} have {matrix.shape[1]} numbers each, but this store holds "
-            f"{dim}-dimensional vectors; embed everything with the same model."
-        )
-    if not np.isfinite(matrix).all():
-        raise ValueError(f"{what} contain NaN or infinity; a cosine needs numbers.")
-    return matrix
-
-
-# %% notebooks/11_matrix_vectorstore.ipynb, cell 17
 def _unit_rows(matrix: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Each row divided by its length, as float32, and the lengths. A zero row stays
     zero.
@@ -51,7 +25,7 @@ def _unit_rows(matrix: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return (exact / np.where(norms > 0, norms, 1.0)[:, None]).astype(np.float32), norms
 
 
-# %% notebooks/11_matrix_vectorstore.ipynb, cell 20
+# %% notebooks/11_matrix_vectorstore.ipynb, cell 17
 def _unit_query(embedding: Any, dim: int) -> np.ndarray:
     """The query as a float32 unit vector: normalised once, so each score is a plain dot
     product."""
@@ -71,7 +45,7 @@ def _unit_query(embedding: Any, dim: int) -> np.ndarray:
     return (query / norm).astype(np.float32)
 
 
-# %% notebooks/11_matrix_vectorstore.ipynb, cell 23
+# %% notebooks/11_matrix_vectorstore.ipynb, cell 20
 def _top_k(scores: np.ndarray, k: int | None) -> np.ndarray:
     """Positions of the best scores, best first, as many as the real store's ``[:k]``
     keeps: O(n + k log k) instead of sorting all n."""
@@ -85,7 +59,7 @@ def _top_k(scores: np.ndarray, k: int | None) -> np.ndarray:
     return best[np.argsort(-scores[best], kind="stable")]
 
 
-# %% notebooks/11_matrix_vectorstore.ipynb, cell 26
+# %% notebooks/11_matrix_vectorstore.ipynb, cell 23
 def _grown(array: np.ndarray, rows: int) -> np.ndarray:
     """``array`` with room for at least ``rows`` rows, its content kept: when full, the
     capacity doubles, so n appends copy fewer than 2n rows in all."""
@@ -96,7 +70,7 @@ def _grown(array: np.ndarray, rows: int) -> np.ndarray:
     return bigger
 
 
-# %% notebooks/11_matrix_vectorstore.ipynb, cell 29
+# %% notebooks/11_matrix_vectorstore.ipynb, cell 25
 class _MatrixRows:
     """Vectors kept as rows of contiguous arrays, found by id: the storage under
     MatrixVectorStore. ``_unit`` (float32, unit rows) is what a search reads; ``_raw``
@@ -127,7 +101,7 @@ def matrix(self) -> np.ndarray:
     return view
 
 
-# %% notebooks/11_matrix_vectorstore.ipynb, cell 30
+# %% notebooks/11_matrix_vectorstore.ipynb, cell 26
 @add_to_class(_MatrixRows)
 def _write_rows(self, ids: list[str], matrix: np.ndarray) -> None:
     """Upsert: a known id is overwritten where it is, a new id is appended."""
@@ -148,7 +122,7 @@ def _write_rows(self, ids: list[str], matrix: np.ndarray) -> None:
         self._raw[where] = block
 
 
-# %% notebooks/11_matrix_vectorstore.ipynb, cell 31
+# %% notebooks/11_matrix_vectorstore.ipynb, cell 27
 @add_to_class(_MatrixRows)
 def _delete_row(self, doc_id: str) -> bool:
     """Remove one id's row by moving the last row into its place: O(d), any n."""
@@ -165,7 +139,7 @@ def _delete_row(self, doc_id: str) -> bool:
     return True
 
 
-# %% notebooks/11_matrix_vectorstore.ipynb, cell 33
+# %% notebooks/11_matrix_vectorstore.ipynb, cell 29
 class MatrixVectorStore(_MatrixRows, InMemoryVectorStore):
     """Notebook 07's store with its storage and search replaced: every vector is a unit
     row of one float32 matrix, and a search reads it once (one matrix-vector product
@@ -177,7 +151,7 @@ class MatrixVectorStore(_MatrixRows, InMemoryVectorStore):
         InMemoryVectorStore.__init__(self, embedding)  # checks the model
 
 
-# %% notebooks/11_matrix_vectorstore.ipynb, cell 35
+# %% notebooks/11_matrix_vectorstore.ipynb, cell 31
 @add_to_class(MatrixVectorStore)
 def add_documents(
     self, documents: list[Document], ids: list[str] | None = None, **kwargs: Any
@@ -187,7 +161,113 @@ def add_documents(
     return self._upsert(documents, vectors, ids)
 
 
+# %% notebooks/11_matrix_vectorstore.ipynb, cell 33
+@add_to_class(MatrixVectorStore)
+def delete(self, ids: Sequence[str] | None = None, **kwargs: Any) -> None:
+    """Remove these ids; unknown ids are ignored, None or [] delete nothing."""
+    for doc_id in ids or []:
+        if self._delete_row(doc_id):
+            del self._records[doc_id]
+
+
+@add_to_class(MatrixVectorStore)
+def get_by_ids(self, ids: Sequence[str], /) -> list[Document]:
+    """Documents for the ids found, in the order asked (missing ids skipped)."""
+    return [self._document_at(doc_id) for doc_id in ids if doc_id in self._records]
+
+
+@add_to_class(MatrixVectorStore)
+def _document_at(self, doc_id: str) -> Document:
+    """A fresh Document: changing it never changes the store."""
+    record = self._records[doc_id]
+    return Document(page_content=record["text"], metadata=record["metadata"], id=doc_id)
+
+
+# %% notebooks/11_matrix_vectorstore.ipynb, cell 35
+@add_to_class(MatrixVectorStore)
+def _rows_passing(self, filter: Callable[[Document], bool] | None) -> Any:
+    """The rows a search reads: a slice of all live rows, or an array of row numbers."""
+    if filter is None or not self._ids:
+        return slice(0, len(self._ids))
+    if not callable(filter):
+        raise TypeError(
+            "filter must be a function Document -> bool, got "
+            f"{type(filter).__name__} {filter!r}; "
+            "write e.g. filter=lambda doc: doc.metadata.get('topic') == 'pets'."
+        )
+    return np.array(
+        [self._row_of[i] for i in self._records if filter(self._document_at(i))],
+        dtype=np.intp,
+    )
+
+
 # %% notebooks/11_matrix_vectorstore.ipynb, cell 36
+@add_to_class(MatrixVectorStore)
+def _search(
+    self, embedding: Any, k: int | None, filter: Callable[[Document], bool] | None
+) -> tuple[np.ndarray, np.ndarray]:
+    """(rows, scores) of the best matches, best first, in the real store's order of
+    steps."""
+    rows = self._rows_passing(filter)
+    norms = self._norms[rows]
+    if len(norms) == 0:  # nothing to rank: [] before the query is even looked at
+        return np.empty(0, dtype=np.intp), np.empty(0, dtype=np.float32)
+    query = _unit_query(embedding, self._unit.shape[1])
+    if not norms.any():
+        raise ValueError(
+            "every vector searched is all zeros, so every cosine "
+            "is 0/0 (the real store raises "
+            "'NaN values found' here); store vectors that are not all zero."
+        )
+    scores = self._unit[rows] @ query  # the one pass over n * d * 4 bytes
+    best = _top_k(scores, k)
+    return (best if isinstance(rows, slice) else rows[best]), scores[best]
+
+
+# %% notebooks/11_matrix_vectorstore.ipynb, cell 37
+@add_to_class(MatrixVectorStore)
+def _search_by_vector(
+    self,
+    embedding: list[float],
+    k: int | None = 4,
+    filter: Callable[[Document], bool] | None = None,
+) -> list[tuple[Document, float, np.ndarray]]:
+    """The one search every inherited wrapper and MMR call: (document, score, vector),
+    best first."""
+    rows, scores = self._search(embedding, k, filter)
+    return [
+        (self._document_at(self._ids[row]), score, self._raw[row])
+        for row, score in zip(rows.tolist(), scores.tolist(), strict=True)
+    ]
+
+
+# %% notebooks/11_matrix_vectorstore.ipynb, cell 73
+def _as_matrix(vectors: Any, dim: int | None, what: str) -> np.ndarray:
+    """Vectors as one (m, d) float array, or a clear error saying what is wrong."""
+    as_given = isinstance(vectors, np.ndarray)  # float32 stays float32: no float64 copy
+    try:
+        matrix = np.asarray(vectors, dtype=None if as_given else np.float64)
+    except (ValueError, TypeError) as exc:
+        raise ValueError(
+            f"{what} must be equal-length lists of numbers; "
+            f"numpy could not stack them ({exc})."
+        ) from None
+    if matrix.ndim != 2 or matrix.dtype.kind not in "fiu":
+        raise ValueError(
+            f"{what} must be a 2-D array of numbers, one row per vector; "
+            f"got shape {matrix.shape}."
+        )
+    if dim is not None and matrix.shape[1] != dim:
+        raise ValueError(
+            f"{what} have {matrix.shape[1]} numbers each, but this store holds "
+            f"{dim}-dimensional vectors; embed everything with the same model."
+        )
+    if not np.isfinite(matrix).all():
+        raise ValueError(f"{what} contain NaN or infinity; a cosine needs numbers.")
+    return matrix
+
+
+# %% notebooks/11_matrix_vectorstore.ipynb, cell 76
 @add_to_class(MatrixVectorStore)
 def _upsert(self, documents: list[Document], vectors: Any, ids: list | None) -> list:
     """Check the vectors once, then upsert each document under ``ids``, else its own
@@ -212,87 +292,7 @@ def _upsert(self, documents: list[Document], vectors: Any, ids: list | None) -> 
     return used
 
 
-# %% notebooks/11_matrix_vectorstore.ipynb, cell 37
-@add_to_class(MatrixVectorStore)
-def delete(self, ids: Sequence[str] | None = None, **kwargs: Any) -> None:
-    """Remove these ids; unknown ids are ignored, None or [] delete nothing."""
-    for doc_id in ids or []:
-        if self._delete_row(doc_id):
-            del self._records[doc_id]
-
-
-@add_to_class(MatrixVectorStore)
-def get_by_ids(self, ids: Sequence[str], /) -> list[Document]:
-    """Documents for the ids found, in the order asked (missing ids skipped)."""
-    return [self._document_at(doc_id) for doc_id in ids if doc_id in self._records]
-
-
-@add_to_class(MatrixVectorStore)
-def _document_at(self, doc_id: str) -> Document:
-    """A fresh Document: changing it never changes the store."""
-    record = self._records[doc_id]
-    return Document(page_content=record["text"], metadata=record["metadata"], id=doc_id)
-
-
-# %% notebooks/11_matrix_vectorstore.ipynb, cell 39
-@add_to_class(MatrixVectorStore)
-def _rows_passing(self, filter: Callable[[Document], bool] | None) -> Any:
-    """The rows a search reads: a slice of all live rows, or an array of row numbers."""
-    if filter is None or not self._ids:
-        return slice(0, len(self._ids))
-    if not callable(filter):
-        raise TypeError(
-            "filter must be a function Document -> bool, got "
-            f"{type(filter).__name__} {filter!r}; "
-            "write e.g. filter=lambda doc: doc.metadata.get('topic') == 'pets'."
-        )
-    return np.array(
-        [self._row_of[i] for i in self._records if filter(self._document_at(i))],
-        dtype=np.intp,
-    )
-
-
-# %% notebooks/11_matrix_vectorstore.ipynb, cell 40
-@add_to_class(MatrixVectorStore)
-def _search(
-    self, embedding: Any, k: int | None, filter: Callable[[Document], bool] | None
-) -> tuple[np.ndarray, np.ndarray]:
-    """(rows, scores) of the best matches, best first, in the real store's order of
-    steps."""
-    rows = self._rows_passing(filter)
-    norms = self._norms[rows]
-    if len(norms) == 0:  # nothing to rank: [] before the query is even looked at
-        return np.empty(0, dtype=np.intp), np.empty(0, dtype=np.float32)
-    query = _unit_query(embedding, self._unit.shape[1])
-    if not norms.any():
-        raise ValueError(
-            "every vector searched is all zeros, so every cosine "
-            "is 0/0 (the real store raises "
-            "'NaN values found' here); store vectors that are not all zero."
-        )
-    scores = self._unit[rows] @ query  # the one pass over n * d * 4 bytes
-    best = _top_k(scores, k)
-    return (best if isinstance(rows, slice) else rows[best]), scores[best]
-
-
-# %% notebooks/11_matrix_vectorstore.ipynb, cell 41
-@add_to_class(MatrixVectorStore)
-def _search_by_vector(
-    self,
-    embedding: list[float],
-    k: int | None = 4,
-    filter: Callable[[Document], bool] | None = None,
-) -> list[tuple[Document, float, np.ndarray]]:
-    """The one search every inherited wrapper and MMR call: (document, score, vector),
-    best first."""
-    rows, scores = self._search(embedding, k, filter)
-    return [
-        (self._document_at(self._ids[row]), score, self._raw[row])
-        for row, score in zip(rows.tolist(), scores.tolist(), strict=True)
-    ]
-
-
-# %% notebooks/11_matrix_vectorstore.ipynb, cell 80
+# %% notebooks/11_matrix_vectorstore.ipynb, cell 84
 def _entries(self: MatrixVectorStore) -> dict[str, dict[str, Any]]:
     """``{id: {"id", "vector", "text", "metadata"}}``, built from the rows on demand."""
     raw = self._raw
