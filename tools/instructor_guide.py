@@ -575,8 +575,10 @@ def render(paths: list[Path] | None = None) -> str:
         "- **Offline room**: the course needs no network once installed — no API key, no model download "
         "(the bag of words is code, and MiniLM's weights come in a pinned pip wheel). Build `.venv` while "
         "you still have a network; to install many "
-        "machines without one, `pip download -r requirements.txt -d wheelhouse` beforehand and "
-        "`pip install --no-index --find-links wheelhouse -r requirements.txt` in the room.",
+        "machines without one, fill a folder beforehand (`pip download -d wheelhouse pip setuptools -r "
+        "requirements.txt` and `pip download -d wheelhouse --no-deps -r requirements/model.txt`), then in "
+        "the room `PIP_NO_INDEX=1 PIP_FIND_LINKS=$PWD/wheelhouse make lab`: pip reads both settings from "
+        "the environment, so `make venv`'s recipe (`tools/venv.sh`) installs from the folder.",
         "- **Check a machine**: `make test` runs everything, including every notebook in a real browser "
         "(when Chromium is installed); `make lab` and *Run → Run All Cells* on notebook 00 is the "
         "30-second version. The kernel in the top right must read *Python 3 (retrieval-lab)*.",
