@@ -143,6 +143,13 @@ CASES: dict[str, Callable[[], Figure]] = {
     "quantization_bars": lambda: plots.quantization_bars(
         {"float32": (1536, 1.0), "int8": (388, 0.98)}
     ),
+    "rank_moves": lambda: plots.rank_moves(
+        {"r@50": {"q1": (5, 1), "q2": (1, 3), "q3": (2, 2), "q4": (None, 7)}}
+    ),
+    "quality_vs_cost": lambda: plots.quality_vs_cost(
+        {"first": 1.0, "a@20": 2.0, "a@50": 3.0, "b@20": 2.5},
+        {"first": 0.4, "a@20": 0.45, "a@50": 0.5, "b@20": 0.48}, "first",
+    ),
     "recall_latency_spread": lambda: plots.recall_latency_spread(
         {"m=16": [("ef=10", [0.2, 0.3, 0.4], 0.9), ("ef=40", [0.5, 0.6, 0.7], 0.99)],
          "m=4": [("ef=10", [0.1, 0.2, 0.3], 0.7)]},

@@ -251,6 +251,15 @@ class BestSentenceEncoder(BaseCrossEncoder):
         ]
 
 
+def best_sentence(question: str, passage: str, stage: FirstStage | None = None,
+                  sentences: SentenceVectors | None = None) -> tuple[str, float]:
+    """The passage's sentence closest to the question, and its cosine (rounded to 3)."""
+    stage, sentences = stage or first_stage(), sentences or sentence_vectors()
+    cosines = sentences.of(passage) @ stage.dense.vector(question)
+    best = int(np.argmax(cosines))
+    return (sentences_of(passage) or [passage])[best], round(float(cosines[best]), 3)
+
+
 # --------------------------------------------------------------------------- reranker 2
 
 #: The learned reranker's features, in column order.
@@ -544,6 +553,71 @@ def register_rows() -> list[str]:
             if name not in copy.EXTRA_RETRIEVERS:
                 copy.register_retriever(name, build, compare_with)
     return list(rows)
+
+
+def feature_table(
+    extra: Callable[[str, str], float], depth: int = 20,
+    questions: Sequence[Mapping[str, Any]] | None = None, resamples: int | None = None,
+) -> Any:
+    """Your feature, measured: the learned reranker at ``depth`` with the six features and
+    ``extra`` as a seventh, against the six alone (both cross-validated by question), paired
+    on nDCG@10."""
+    from langchain_classic.retrievers.document_compressors import CrossEncoderReranker
+
+    from retrieval_lab import evaluate
+
+    questions = evaluate.load_questions() if questions is None else questions
+    qrels = evaluate.judgments(questions, evaluate.corpus()[0])
+    stage = first_stage()
+
+    def seven(question: str, passage: str) -> list[float]:
+        return [*features(question, passage), float(extra(question, passage))]
+
+    runs: dict[str, dict[str, list[str]]] = {}
+    for name, feature_fn in (("six features", features), ("six + yours", seven)):
+        models = cross_validated_models(questions, qrels, depth, feature_fn)
+        runs[name] = {
+            q["id"]: rerank_with(
+                CrossEncoderReranker(model=LearnedEncoder(models[q["id"]], feature_fn),
+                                     top_n=depth), q["question"], depth, stage)
+            for q in questions
+        }
+    return evaluate.paired_table(runs, qrels, [("six + yours", "six features")], METRIC,
+                                 evaluate.RESAMPLES if resamples is None else resamples)
+
+
+def time_rerankers(
+    questions: Sequence[Mapping[str, Any]], depths: Sequence[int] = DEPTHS
+) -> dict[str, float]:
+    """Milliseconds per question: the first stage, and each reranker at each depth on top of
+    it (the question already embedded; the passages' sentence vectors read from the shipped
+    file, but every cache of this module emptied first). Wall-clock: it varies by machine."""
+    from langchain_classic.retrievers.document_compressors import CrossEncoderReranker
+
+    stage = first_stage()
+    texts = [q["question"] for q in questions]
+    start = time.perf_counter()
+    for text in texts:
+        stage.hybrid(text)
+    costs = {FIRST_STAGE: (time.perf_counter() - start) * 1000 / len(texts)}
+    _, everything = shipped_models(max(depths))
+    for kind in ("best sentence", "learned"):
+        for depth in depths:
+            stage.features.clear()
+            fresh = SentenceVectors()
+            if kind == "best sentence":
+                model: BaseCrossEncoder = BestSentenceEncoder(stage, fresh)
+            else:
+                model = LearnedEncoder(
+                    everything, lambda q, p, f=fresh: features(q, p, stage, f))
+            reranker = CrossEncoderReranker(model=model, top_n=depth)
+            start = time.perf_counter()
+            for text in texts:
+                reranker.compress_documents(stage.documents(text, depth), text)
+            took = (time.perf_counter() - start) * 1000 / len(texts)
+            costs[f"{kind}@{depth}"] = costs[FIRST_STAGE] + took
+    stage.features.clear()
+    return costs
 
 
 def rank_of_first_relevant(ranking: Sequence[str], labels: Mapping[str, int]) -> int | None:

@@ -18,6 +18,7 @@ from retrieval_lab.plots.quality import (
     threshold_curves,
     wins_and_losses,
 )
+from retrieval_lab.plots.rerank import quality_vs_cost, rank_moves
 from retrieval_lab.plots.retrievers import (
     bm25_saturation,
     grouped_bars,
@@ -60,8 +61,10 @@ __all__ = [
     "merge_window_strip",
     "mmr_plane",
     "pipeline_diagram",
+    "quality_vs_cost",
     "quantization_bars",
     "recall_latency_spread",
+    "rank_moves",
     "recall_vs_latency",
     "run_timeline",
     "runnable_graph",

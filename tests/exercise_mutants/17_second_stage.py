@@ -1,0 +1,104 @@
+"""Wrong solutions for the second-stage notebook's exercises: every one must be refused."""
+
+from tools.mutants import STUB, Wrong
+
+_GIVEN = '''def fixed_loss_and_gradient(w, x, y, l2):
+    p = 1 / (1 + np.exp(-(x @ w)))
+    loss = -np.mean(y * np.log(p + 1e-12) + (1 - y) * np.log(1 - p + 1e-12))
+    loss += l2 / 2 * float(w @ w)
+    gradient = x.T @ (y - p) + l2 * w
+    return float(loss), gradient
+'''
+
+WRONG = [
+    # Exercise 1 (predict): what the real reranker and retriever return
+    Wrong(1, "tie_broken_by_last_seen", '''def prediction() -> dict:
+    return {"top2": ["A", "C"], "minus1": ["A", "C", "B"], "short": ["C", "D"], "empty": []}
+'''),
+    Wrong(1, "negative_top_n_keeps_all", '''def prediction() -> dict:
+    return {"top2": ["C", "A"], "minus1": ["C", "A", "B", "D"], "short": ["C", "D"],
+            "empty": []}
+'''),
+    Wrong(1, "missing_scores_count_as_zero", '''def prediction() -> dict:
+    return {"top2": ["C", "A"], "minus1": ["C", "A", "B"], "short": ["C", "D", "B"],
+            "empty": []}
+'''),
+    Wrong(1, "empty_first_stage_calls_the_model", '''def prediction() -> dict:
+    return {"top2": ["C", "A"], "minus1": ["C", "A", "B"], "short": ["C", "D"],
+            "empty": ["error"]}
+'''),
+    Wrong(1, "computed_by_the_truth", '''def prediction() -> dict:
+    from retrieval_lab._answers import nb17
+    return nb17.what_the_reranker_returns()
+'''),
+    # Exercise 2 (debug): the hand-written gradient's three bugs
+    Wrong(2, "colleagues_code_as_given", _GIVEN),
+    Wrong(2, "sign_mended_only", _GIVEN.replace("(y - p)", "(p - y)")),
+    Wrong(2, "mean_but_intercept_penalised", '''def fixed_loss_and_gradient(w, x, y, l2):
+    p = 1 / (1 + np.exp(-(x @ w)))
+    loss = -np.mean(y * np.log(p + 1e-12) + (1 - y) * np.log(1 - p + 1e-12))
+    loss += l2 / 2 * float(w @ w)
+    gradient = x.T @ (p - y) / len(y) + l2 * w
+    return float(loss), gradient
+'''),
+    Wrong(2, "intercept_skipped_in_the_gradient_only", '''def fixed_loss_and_gradient(w, x, y, l2):
+    p = 1 / (1 + np.exp(-(x @ w)))
+    loss = -np.mean(y * np.log(p + 1e-12) + (1 - y) * np.log(1 - p + 1e-12))
+    loss += l2 / 2 * float(w @ w)
+    gradient = x.T @ (p - y) / len(y) + l2 * np.r_[0.0, w[1:]]
+    return float(loss), gradient
+'''),
+    Wrong(2, "sum_not_mean", '''def fixed_loss_and_gradient(w, x, y, l2):
+    p = 1 / (1 + np.exp(-(x @ w)))
+    loss = -np.mean(y * np.log(p + 1e-12) + (1 - y) * np.log(1 - p + 1e-12))
+    kept = np.r_[0.0, w[1:]]
+    loss += l2 / 2 * float(kept @ kept)
+    gradient = x.T @ (p - y) + l2 * kept
+    return float(loss), gradient
+'''),
+    Wrong(2, "calls_the_course_gradient", '''def fixed_loss_and_gradient(w, x, y, l2):
+    return rerank.log_loss_gradient(w, x, y, l2)
+'''),
+    Wrong(2, "calls_the_oracle", '''def fixed_loss_and_gradient(w, x, y, l2):
+    from retrieval_lab._answers import nb17
+    return nb17.reference_gradient(w, x, y, l2)
+'''),
+    Wrong(2, "harness_skipped", STUB, forget=("np",)),
+    # Exercise 3 (apply): a seventh feature
+    Wrong(3, "constant", '''def my_feature(question: str, passage: str) -> float:
+    return 1.0
+'''),
+    Wrong(3, "same_for_every_passage", '''def my_feature(question: str, passage: str) -> float:
+    return float(len(question.split()))
+'''),
+    Wrong(3, "the_dense_cosine_again", '''def my_feature(question: str, passage: str) -> float:
+    return rerank.features(question, passage)[0]
+'''),
+    Wrong(3, "the_length_again", '''def my_feature(question: str, passage: str) -> float:
+    return 2 * math.log(len(passage)) + 1
+'''),
+    Wrong(3, "not_a_number", '''def my_feature(question: str, passage: str) -> float:
+    return "code" if ">>>" in passage else "prose"
+'''),
+    Wrong(3, "nan_on_some", '''def my_feature(question: str, passage: str) -> float:
+    words = [w for w in passage.split() if w.lower() in question.lower().split()]
+    return len(words) / len(words) if words else float("nan")
+'''),
+    Wrong(3, "reads_the_judgments", '''def my_feature(question: str, passage: str) -> float:
+    asked = next(q for q in questions if q["question"] == question)
+    ids = [c.id for c in chunks if c.page_content == passage]
+    return float(any(qrels[asked["id"]].get(i, 0) for i in ids))
+'''),
+    Wrong(3, "reads_the_judgments_with_a_default", '''def my_feature(question: str, passage: str) -> float:
+    asked = [q["id"] for q in questions if q["question"] == question]
+    ids = [c.id for c in chunks if c.page_content == passage]
+    if not asked:
+        return len(passage) % 7 / 7
+    return float(any(qrels[asked[0]].get(i, 0) for i in ids))
+'''),
+    Wrong(3, "judges_them_again", '''def my_feature(question: str, passage: str) -> float:
+    found = evaluate.judgments(evaluate.load_questions(), chunks)
+    return float(len(found)) + len(passage) % 3
+'''),
+    Wrong(3, "harness_skipped", STUB, forget=("rerank",)),
+]
