@@ -249,6 +249,13 @@ def threshold_problems(choose: Callable[[list[float], list[float]], float]) -> s
         lower = GRID[GRID.index(threshold) - 1] if threshold > 0.5 else None
         if lower is not None and not any(score >= lower for score in irrelevant):
             return f"{name}: a lower threshold of the grid keeps none either"
+    try:
+        hopeless = choose([0.9], [1.0])
+    except ValueError:
+        pass
+    else:
+        return (f"an irrelevant pair scores 1.0, which no threshold of the grid keeps out: "
+                f"raise ValueError instead of returning {hopeless!r}")
     store, (relevant, irrelevant), questions, size = _bow_faq()
     chosen = choose(list(relevant), list(irrelevant))
     retriever = store.as_retriever(
