@@ -7,7 +7,7 @@ import logging
 import math
 import warnings
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable
 from itertools import cycle
 from typing import Any, TypeVar
 
@@ -143,8 +143,6 @@ def from_documents(
     return cls.from_texts(texts, embedding, metadatas=metadatas, **kwargs)
 
 
-# housekeeping: inherited, but only a backend can do them
-
 
 @add_to_class(VectorStore)
 @property
@@ -153,92 +151,12 @@ def embeddings(self) -> Embeddings | None:
     return None
 
 
-# %% notebooks/06_vectorstore.ipynb, cell 14
-@add_to_class(VectorStore)
-def get_by_ids(self, ids: Sequence[str], /) -> list[Document]:
-    """The stored documents with these ids. The base class cannot know where they live.
-    """
-    raise NotImplementedError(f"{type(self).__name__} does not yet support get_by_ids.")
-
-
-@add_to_class(VectorStore)
-def delete(self, ids: list[str] | None = None, **kwargs: Any) -> bool | None:
-    """Remove documents by id. The base class cannot know where they live."""
-    raise NotImplementedError("delete method must be implemented by subclass.")
-
-
-# searching: only similarity_search is required; the rest raise until overridden
-
-
-@add_to_class(VectorStore)
-def similarity_search_with_score(
-    self, *args: Any, **kwargs: Any
-) -> list[tuple[Document, float]]:
-    """``(document, score)`` pairs; what the score means is the backend's business."""
-    raise NotImplementedError(
-        f"{type(self).__name__} does not implement similarity_search_with_score "
-        "(the base VectorStore only declares it)."
-    )
-
-
 # %% notebooks/06_vectorstore.ipynb, cell 15
-@add_to_class(VectorStore)
-def similarity_search_by_vector(
-    self, embedding: list[float], k: int = 4, **kwargs: Any
-) -> list[Document]:
-    """Search with a vector you already have, skipping the query embedding."""
-    raise NotImplementedError(
-        f"{type(self).__name__} does not implement similarity_search_by_vector "
-        "(the base VectorStore only declares it)."
-    )
+# what only a backend can do: declared here, raising until a backend overrides it
+from retrieval_lab.vectorstore_declared import DECLARED
 
-
-@add_to_class(VectorStore)
-def max_marginal_relevance_search(
-    self,
-    query: str,
-    k: int = 4,
-    fetch_k: int = 20,
-    lambda_mult: float = 0.5,
-    **kwargs: Any,
-) -> list[Document]:
-    """Fetch ``fetch_k`` candidates, then pick ``k`` that are relevant *and* differ from
-    each other.
-    """
-    raise NotImplementedError(
-        f"{type(self).__name__} does not implement max_marginal_relevance_search "
-        "(the base VectorStore only declares it)."
-    )
-
-
-# %% notebooks/06_vectorstore.ipynb, cell 16
-@add_to_class(VectorStore)
-def max_marginal_relevance_search_by_vector(
-    self,
-    embedding: list[float],
-    k: int = 4,
-    fetch_k: int = 20,
-    lambda_mult: float = 0.5,
-    **kwargs: Any,
-) -> list[Document]:
-    """MMR with a vector you already have."""
-    raise NotImplementedError(
-        f"{type(self).__name__} does not implement "
-        "max_marginal_relevance_search_by_vector "
-        "(the base VectorStore only declares it)."
-    )
-
-
-@add_to_class(VectorStore)
-def _select_relevance_score_fn(self) -> Callable[[float], float]:
-    """How to map this backend's raw score to [0, 1]: only the backend knows its metric.
-    """
-    raise NotImplementedError(
-        f"{type(self).__name__} defines no relevance function "
-        "(_select_relevance_score_fn), "
-        "so it cannot normalise scores to [0, 1]; use "
-        "similarity_search_with_score instead."
-    )
+for _member in DECLARED:
+    add_to_class(VectorStore)(_member)
 
 
 # %% notebooks/06_vectorstore.ipynb, cell 18
@@ -368,7 +286,7 @@ def as_retriever(self, **kwargs: Any) -> Any:
     return VectorStoreRetriever(vectorstore=self, tags=tags, **kwargs)
 
 
-# %% notebooks/06_vectorstore.ipynb, cell 73
+# %% notebooks/06_vectorstore.ipynb, cell 71
 # The eight twins that only run their sync twin in a worker thread (a course helper)
 from retrieval_lab.concurrency import in_thread as _in_thread
 from retrieval_lab.vectorstore_async import THREADED_TWINS
@@ -377,7 +295,7 @@ for _twin in THREADED_TWINS:
     add_to_class(VectorStore)(_twin)
 
 
-# %% notebooks/06_vectorstore.ipynb, cell 77
+# %% notebooks/06_vectorstore.ipynb, cell 75
 @add_to_class(VectorStore)
 async def aadd_texts(
     self,
@@ -398,7 +316,7 @@ async def aadd_texts(
     return await _in_thread(self.add_texts, texts, metadatas, **kwargs)
 
 
-# %% notebooks/06_vectorstore.ipynb, cell 78
+# %% notebooks/06_vectorstore.ipynb, cell 76
 @add_to_class(VectorStore)
 async def aadd_documents(self, documents: list[Document], **kwargs: Any) -> list[str]:
     """The backend's own ``aadd_texts`` if it wrote one, else ``add_documents`` in a
@@ -414,7 +332,7 @@ async def aadd_documents(self, documents: list[Document], **kwargs: Any) -> list
     return await _in_thread(self.add_documents, documents, **kwargs)
 
 
-# %% notebooks/06_vectorstore.ipynb, cell 82
+# %% notebooks/06_vectorstore.ipynb, cell 80
 @add_to_class(VectorStore)
 @classmethod
 async def afrom_documents(
@@ -446,7 +364,7 @@ async def asearch(self, query: str, search_type: str, **kwargs: Any) -> list[Doc
     )
 
 
-# %% notebooks/06_vectorstore.ipynb, cell 83
+# %% notebooks/06_vectorstore.ipynb, cell 81
 @add_to_class(VectorStore)
 async def _asimilarity_search_with_relevance_scores(
     self, query: str, k: int = 4, **kwargs: Any
