@@ -80,3 +80,8 @@ WRONG = [
 '''),
     Wrong(2, "stub_with_harness_skipped", STUB, forget=("CORPORA", "yours", "same_scores")),
 ]
+
+EQUIVALENT = {
+    "exercise 2, line 13: True -> False": "zip's strict flag: total and the word's scores both "
+    "hold one score per document, so their lengths never differ and strict never fires",
+}

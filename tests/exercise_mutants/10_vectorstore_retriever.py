@@ -87,3 +87,11 @@ def safe_threshold(relevant, irrelevant):
     return 0.78 if max(irrelevant) > 0.77 else 0.51
 '''),
 ]
+
+EQUIVALENT = {
+    "exercise 3, line 4: 2 -> 3": "round(0.5 + step / 100, 3) equals round(..., 2) for every "
+    "step of range(51): the grid's values have two decimals (checked for all 51)",
+    "exercise 3, line 4: 100 -> 101": "0.5 + step / 101 lies within 0.005 of 0.5 + step / 100 "
+    "for every step up to 50, so rounding to two decimals gives the same 51 thresholds "
+    "(checked for all 51)",
+}
