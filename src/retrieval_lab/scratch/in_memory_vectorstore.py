@@ -255,59 +255,14 @@ def from_texts(
 
 
 # %% notebooks/07_in_memory_vectorstore.ipynb, cell 30
-# ---- async twins: await the model's own async methods
+# async twins that await the model's own async methods (a course helper)
+from retrieval_lab.in_memory_async import AWAITING_TWINS
+
+for _twin in AWAITING_TWINS:
+    add_to_class(InMemoryVectorStore)(_twin)
 
 
-@add_to_class(InMemoryVectorStore)
-async def aadd_documents(
-    self, documents: list[Document], ids: list[str] | None = None, **kwargs: Any
-) -> list[str]:
-    texts = [doc.page_content for doc in documents]
-    vectors = await self.embedding.aembed_documents(texts)
-    return self._upsert(documents, vectors, ids)
-
-
-@add_to_class(InMemoryVectorStore)
-async def asimilarity_search_with_score(
-    self, query: str, k: int = 4, **kwargs: Any
-) -> list[tuple[Document, float]]:
-    embedding = await self.embedding.aembed_query(query)
-    return self.similarity_search_with_score_by_vector(embedding, k, **kwargs)
-
-
-@add_to_class(InMemoryVectorStore)
-async def asimilarity_search(
-    self, query: str, k: int = 4, **kwargs: Any
-) -> list[Document]:
-    found = await self.asimilarity_search_with_score(query, k, **kwargs)
-    return [doc for doc, _ in found]
-
-
-# %% notebooks/07_in_memory_vectorstore.ipynb, cell 31
-@add_to_class(InMemoryVectorStore)
-async def amax_marginal_relevance_search(
-    self, query: str, k: int = 4, fetch_k: int = 20, lambda_mult: float = 0.5,
-    **kwargs: Any,
-) -> list[Document]:
-    embedding = await self.embedding.aembed_query(query)
-    return self.max_marginal_relevance_search_by_vector(
-        embedding, k, fetch_k, lambda_mult=lambda_mult, **kwargs
-    )
-
-
-@add_to_class(InMemoryVectorStore)
-@classmethod
-async def afrom_texts(
-    cls, texts: list[str], embedding: Embeddings,
-    metadatas: list[dict[str, Any]] | None = None, **kwargs: Any,
-) -> "InMemoryVectorStore":
-    """Like the real one: build the store, then await ``aadd_texts``."""
-    store = cls(embedding=embedding)
-    await store.aadd_texts(texts=texts, metadatas=metadatas, **kwargs)
-    return store
-
-
-# %% notebooks/07_in_memory_vectorstore.ipynb, cell 74
+# %% notebooks/07_in_memory_vectorstore.ipynb, cell 75
 import json
 from pathlib import Path
 
@@ -332,7 +287,7 @@ def _not_implemented(obj: Any) -> dict[str, Any]:
     return {"lc": 1, "type": "not_implemented", "id": id_, "repr": text}
 
 
-# %% notebooks/07_in_memory_vectorstore.ipynb, cell 75
+# %% notebooks/07_in_memory_vectorstore.ipynb, cell 76
 def _to_json(value: Any) -> Any:
     """One stored value in the form langchain's ``dumpd`` gives it.
 
@@ -361,7 +316,7 @@ def _to_json(value: Any) -> Any:
     return _not_implemented(value)
 
 
-# %% notebooks/07_in_memory_vectorstore.ipynb, cell 76
+# %% notebooks/07_in_memory_vectorstore.ipynb, cell 77
 def _from_json(value: Any) -> Any:
     """Undo ``_to_json``, innermost values first, reviving only Documents (like
     ``allowed_objects=[Document]``)."""
@@ -393,7 +348,7 @@ def _from_json(value: Any) -> Any:
     return value
 
 
-# %% notebooks/07_in_memory_vectorstore.ipynb, cell 77
+# %% notebooks/07_in_memory_vectorstore.ipynb, cell 78
 @add_to_class(InMemoryVectorStore)
 def dump(self, path: str | Path) -> None:
     """Write the store dict as JSON (the real store's file format); parent folders are
