@@ -753,6 +753,12 @@ def outward(low: float, high: float, digits: int = 4) -> str:
     return f"[{down + 0.0:.{digits}f}, {up + 0.0:.{digits}f}]"
 
 
+def p_text(p: float) -> str:
+    """A p-value to 4 decimals; one under 0.0001 (possible past 10,000 resamples) is shown as
+    such, never as 0.0000: a Monte Carlo p-value is never 0."""
+    return f"{p:.4f}" if p >= 0.0001 else "<0.0001"
+
+
 def _cell(mean: float, low: float, high: float) -> str:
     return f"{mean:.3f} {outward(low, high, 3)}"
 
@@ -840,16 +846,18 @@ def paired_table(
     function = metric_functions(k)[metric]
     names = list(dict.fromkeys(name for pair in pairs for name in pair))
     scores = {name: per_question(function, runs[name], qrels) for name in names}
+    found = significance(pairs, scores, resamples, seed)
     rows = [
-        [c.a, c.b, f"{c.difference:+.4f}", outward(c.low, c.high), f"{c.p_value:.4f}",
-         f"{c.holm_p:.4f}", c.verdict]
-        for c in significance(pairs, scores, resamples, seed)
+        [c.a, c.b, f"{c.difference:+.4f}", outward(c.low, c.high), p_text(c.p_value),
+         p_text(c.holm_p), c.verdict]
+        for c in found
     ]
+    drawn = found[0].resamples if found else resamples
     caption = (
         f"{metric}, paired over the same {len(next(iter(scores.values())))} questions: "
         f"95% bootstrap interval ({resamples:,} resamples, seed {seed}, bounds rounded "
-        f"outward), randomization p-value, Holm-adjusted over {len(pairs)} pairs, "
-        f"alpha {ALPHA}"
+        f"outward), randomization p-value ({drawn:,} resamples), Holm-adjusted over "
+        f"{len(pairs)} pairs, alpha {ALPHA}"
     )
     return ScoreTable(["a", "b", "a − b", "95% interval", "p", "Holm p", "verdict"], rows,
                       caption)

@@ -1,0 +1,165 @@
+"""Wrong solutions for notebook 14's exercises: every one must be refused by its check."""
+
+from tools.mutants import STUB, Wrong
+
+_BOOT = '''def paired_bootstrap(a, b, resamples=10_000, seed=0):
+    if set(a) != set(b):
+        raise ValueError("a and b must score the same questions")
+    DIFFS
+    rng = np.random.default_rng(seed)
+    draws = rng.integers(0, len(diffs), size=(resamples, len(diffs)))
+    means = diffs[draws].mean(axis=1)
+    low, high = np.percentile(means, [LOW, HIGH])
+    return float(low), float(high)
+'''
+_BY_ID = "diffs = np.array([a[q] - b[q] for q in sorted(a)])"
+
+_TEST = '''def randomization_p_value(a, b, resamples=10_000, seed=0):
+    if set(a) != set(b):
+        raise ValueError("a and b must score the same questions")
+    diffs = np.array([a[q] - b[q] for q in sorted(a)])
+    rng = np.random.default_rng(seed)
+    signs = rng.choice([-1.0, 1.0], size=(resamples, len(diffs)))
+    flipped = FLIPPED
+    as_far = int(np.sum(COMPARE))
+    return RESULT
+'''
+_ABS = "np.abs((signs * diffs).mean(axis=1))"
+_GE = "flipped >= abs(diffs.mean()) - 1e-12"
+_P = "(as_far + 1) / (resamples + 1)"
+
+
+def _test(flipped=_ABS, compare=_GE, result=_P):
+    return (_TEST.replace("FLIPPED", flipped).replace("COMPARE", compare)
+            .replace("RESULT", result))
+
+
+_MINE = '''def my_questions():
+    return [
+        {"id": "my1", "question": Q1, "style": S1,
+         "relevant": [evaluate.span_of("pass", '"pass" is a null operation')]},
+        {"id": "my2", "question": "Can a lambda contain a statement?", "style": "keyword",
+         "relevant": [evaluate.span_of("lambda", "lambda expressions cannot contain")]},
+        {"id": "my3", "question": "How do I read a CSV file?", "style": S3,
+         "relevant": R3},
+    ]
+'''
+
+
+def _mine(q1='"What does pass do?"', s1='"keyword"', s3='"unanswerable"', r3="[]"):
+    return _MINE.replace("Q1", q1).replace("S1", s1).replace("S3", s3).replace("R3", r3)
+
+
+WRONG = [
+    # Exercise 1 (predict): where fusion pays, style by style
+    Wrong(1, "fusion_never_pays", '''def predicted_verdicts() -> dict[str, str]:
+    return {"keyword": "unclear", "mixed": "unclear", "paraphrase": "MiniLM"}
+'''),
+    Wrong(1, "the_whole_table_for_each_style", '''def predicted_verdicts() -> dict[str, str]:
+    return {"keyword": "unclear", "mixed": "unclear", "paraphrase": "unclear"}
+'''),
+    Wrong(1, "fusion_always_pays", '''def predicted_verdicts() -> dict[str, str]:
+    return {"keyword": "hybrid", "mixed": "hybrid", "paraphrase": "hybrid"}
+'''),
+    Wrong(1, "computed_from_the_runs", '''def predicted_verdicts() -> dict[str, str]:
+    return {s: nb14.style_verdicts()[s] for s in ("keyword", "mixed", "paraphrase")}
+'''),
+    # Exercise 2 (extend): the paired bootstrap
+    Wrong(2, "stub_with_the_setup_skipped", STUB, forget=("np", "evaluate")),
+    Wrong(2, "ninety_percent", _BOOT.replace("DIFFS", _BY_ID).replace("LOW", "5")
+          .replace("HIGH", "95")),
+    Wrong(2, "paired_by_position", _BOOT.replace(
+        "DIFFS", "diffs = np.array([x - y for x, y in zip(a.values(), b.values())])")
+        .replace("LOW", "2.5").replace("HIGH", "97.5")),
+    Wrong(2, "unpaired", '''def paired_bootstrap(a, b, resamples=10_000, seed=0):
+    if set(a) != set(b):
+        raise ValueError("a and b must score the same questions")
+    rng = np.random.default_rng(seed)
+    xs, ys = np.array(list(a.values())), np.array(list(b.values()))
+    means = [rng.choice(xs, len(xs)).mean() - rng.choice(ys, len(ys)).mean()
+             for _ in range(resamples)]
+    low, high = np.percentile(means, [2.5, 97.5])
+    return float(low), float(high)
+'''),
+    Wrong(2, "without_replacement", '''def paired_bootstrap(a, b, resamples=10_000, seed=0):
+    if set(a) != set(b):
+        raise ValueError("a and b must score the same questions")
+    diffs = np.array([a[q] - b[q] for q in sorted(a)])
+    rng = np.random.default_rng(seed)
+    means = [rng.permutation(diffs).mean() for _ in range(resamples)]
+    low, high = np.percentile(means, [2.5, 97.5])
+    return float(low), float(high)
+'''),
+    Wrong(2, "no_check_of_the_questions", _BOOT.replace(
+        '''    if set(a) != set(b):
+        raise ValueError("a and b must score the same questions")
+''', "").replace("DIFFS", "diffs = np.array([a[q] - b.get(q, 0.0) for q in sorted(a)])")
+        .replace("LOW", "2.5").replace("HIGH", "97.5")),
+    Wrong(2, "calls_evaluate", '''def paired_bootstrap(a, b, resamples=10_000, seed=0):
+    _, low, high = evaluate.paired_difference(a, b, resamples, seed)
+    return low, high
+'''),
+    Wrong(2, "calls_scipy", '''def paired_bootstrap(a, b, resamples=10_000, seed=0):
+    from scipy import stats
+    if set(a) != set(b):
+        raise ValueError("a and b must score the same questions")
+    diffs = np.array([a[q] - b[q] for q in sorted(a)])
+    found = stats.bootstrap((diffs,), np.mean, n_resamples=resamples, method="percentile",
+                            random_state=seed)
+    return found.confidence_interval.low, found.confidence_interval.high
+'''),
+    # Exercise 3 (extend): the paired randomization test
+    Wrong(3, "stub_with_the_setup_skipped", STUB, forget=("np", "evaluate")),
+    Wrong(3, "one_sided", _test(flipped="(signs * diffs).mean(axis=1)",
+                                compare="flipped >= diffs.mean() - 1e-12")),
+    Wrong(3, "ties_left_out", _test(compare="flipped > abs(diffs.mean()) + 1e-12")),
+    Wrong(3, "never_plus_one", _test(result="as_far / resamples")),
+    Wrong(3, "shuffles_scores_between_a_and_b", '''def randomization_p_value(a, b, resamples=10_000, seed=0):
+    if set(a) != set(b):
+        raise ValueError("a and b must score the same questions")
+    ids = sorted(a)
+    pool = np.array([a[q] for q in ids] + [b[q] for q in ids])
+    observed = abs(pool[: len(ids)].mean() - pool[len(ids):].mean())
+    rng = np.random.default_rng(seed)
+    as_far = 0
+    for _ in range(resamples):
+        mixed = rng.permutation(pool)
+        as_far += abs(mixed[: len(ids)].mean() - mixed[len(ids):].mean()) >= observed - 1e-12
+    return (as_far + 1) / (resamples + 1)
+'''),
+    Wrong(3, "permutes_the_differences", '''def randomization_p_value(a, b, resamples=10_000, seed=0):
+    if set(a) != set(b):
+        raise ValueError("a and b must score the same questions")
+    diffs = np.array([a[q] - b[q] for q in sorted(a)])
+    rng = np.random.default_rng(seed)
+    means = np.array([rng.permutation(diffs).mean() for _ in range(resamples)])
+    as_far = int(np.sum(np.abs(means) >= abs(diffs.mean()) - 1e-12))
+    return (as_far + 1) / (resamples + 1)
+'''),
+    Wrong(3, "calls_evaluate", '''def randomization_p_value(a, b, resamples=10_000, seed=0):
+    return evaluate.randomization_p_value(a, b, resamples, seed)
+'''),
+    Wrong(3, "calls_scipy", '''def randomization_p_value(a, b, resamples=10_000, seed=0):
+    from scipy import stats
+    diffs = np.array([a[q] - b[q] for q in sorted(a)])
+    return stats.permutation_test((diffs,), np.mean, permutation_type="samples",
+                                  n_resamples=resamples, random_state=seed).pvalue
+'''),
+    # Exercise 4 (apply): questions of your own
+    Wrong(4, "stub_with_the_setup_skipped", STUB, forget=("evaluate", "topics")),
+    Wrong(4, "questions_x_and_xx", _mine(q1='"x"').replace(
+        '"Can a lambda contain a statement?"', '"xx"')),
+    Wrong(4, "style_banana", _mine(s1='"banana"')),
+    Wrong(4, "unanswerable_with_a_span", _mine(
+        r3='[evaluate.span_of("pass", \'"pass" is a null operation\')]')),
+    Wrong(4, "answerable_marked_unanswerable_empty", _mine(s3='"keyword"')),
+    Wrong(4, "copied_from_the_shipped_file", '''def my_questions():
+    return evaluate.load_questions()[:3]
+'''),
+    Wrong(4, "shipped_questions_retyped", '''def my_questions():
+    import json
+    path = evaluate.shipped_questions_path()
+    return json.loads(open(path).read())["questions"][:3]
+'''),
+    Wrong(4, "the_same_question_twice", _mine(q1='"Can a lambda contain a statement?"')),
+]
