@@ -309,3 +309,12 @@ def test_the_benchmarks_pgvector_table_runs_on_tiny_sizes(capsys, search_scaling
             assert f"n={n:>9}: {store}: top-10 == numpy's exact top-10 on 5/5 queries" in out
     assert "pgvector HNSW (PGVectorStore, ef_search=40)" in out and "recall@10" in out
     assert "ef_search= 200" in out and "PGVectorStore / plain SQL" in out
+
+
+def test_the_benchmarks_real_vector_table_gives_every_approximate_row_its_recall(capsys, search_scaling):
+    search_scaling.main(["--real-only", "--real-n", "300", "--queries", "3"])
+    out = capsys.readouterr().out
+    assert "300 MiniLM vectors" in out
+    for index in ("FAISS HNSW", "Qdrant Edge HNSW", "pgvector HNSW"):
+        rows = [line for line in out.splitlines() if line.strip().startswith(index)]
+        assert rows and all(len(line.split()) > 6 for line in rows), index
