@@ -404,7 +404,7 @@ def cross_validated_models(
     n_folds: int = 5, stage: FirstStage | None = None,
 ) -> dict[str, dict[str, np.ndarray]]:
     """For each question id, the model trained on the other folds' questions only."""
-    feature_fn = feature_fn or features
+    feature_fn = feature_fn or (lambda q, p: features(q, p, stage))
     x, y, owner = training_rows(questions, qrels, depth, feature_fn, stage)
     fold = folds_by_question([q["id"] for q in questions], n_folds)
     row_fold = np.array([fold[q] for q in owner])
@@ -461,7 +461,8 @@ def rerank_runs(
         models = cross_validated_models(questions, qrels, depth, stage=stage)
         run = {}
         for q in questions:
-            reranker = CrossEncoderReranker(model=LearnedEncoder(models[q["id"]]), top_n=depth)
+            model = LearnedEncoder(models[q["id"]], lambda q, p: features(q, p, stage))
+            reranker = CrossEncoderReranker(model=model, top_n=depth)
             run[q["id"]] = rerank_with(reranker, q["question"], depth, stage)
         runs[f"learned@{depth}"] = run
     return runs
