@@ -87,5 +87,22 @@ WRONG = [
     self.store.update({d.id: d for d in store.get_by_ids(stored)})
     return stored
 '''),
+    Wrong(3, "generator_used_up", '''def dict_add_texts(self, texts, metadatas=None, *, ids=None, **kwargs):
+    given, stored = iter(ids or []), []
+    for text, metadata in zip(texts, metadatas or [{} for _ in texts], strict=True):
+        id_ = next(given, None) or str(uuid.uuid4())
+        self.store[id_] = RealDocument(text, metadata=metadata, id=id_)
+        stored.append(id_)
+    return stored
+'''),
+    Wrong(3, "metadata_length_unchecked", '''def dict_add_texts(self, texts, metadatas=None, *, ids=None, **kwargs):
+    texts, given, stored = list(texts), iter(ids or []), []
+    for n, text in enumerate(texts):
+        metadata = metadatas[n] if metadatas and n < len(metadatas) else {}
+        id_ = next(given, None) or str(uuid.uuid4())
+        self.store[id_] = RealDocument(text, metadata=metadata, id=id_)
+        stored.append(id_)
+    return stored
+'''),
     Wrong(3, "stub_untouched", STUB),
 ]

@@ -222,7 +222,14 @@ def dict_store_problems(attempt) -> str | None:
     store, seen = DictStore(), set()
     for texts, metadatas, ids in _batches():
         call = f"add_texts({texts}, metadatas={metadatas}, ids={ids})"
-        returned = store.add_texts(list(texts), metadatas=metadatas, ids=ids)
+        given_texts = (t for t in texts) if len(texts) % 2 else list(texts)  # a generator too
+        try:
+            returned = store.add_texts(given_texts, metadatas=metadatas, ids=ids)
+        except NotImplementedError:
+            raise
+        except Exception as exc:  # named with the call that raised it
+            kind = "a generator of texts" if len(texts) % 2 else "a list of texts"
+            return f"{call}, with {kind}, raised {type(exc).__name__}: {exc}"
         if not isinstance(returned, list) or len(returned) != len(texts):
             return f"{call} returned {returned!r:.80}, not one id per text"
         for position, (text, id_) in enumerate(zip(texts, returned, strict=True)):
@@ -235,7 +242,11 @@ def dict_store_problems(attempt) -> str | None:
             metadata = metadatas[position] if metadatas else {}
             if store.store.get(id_) != Document(text, metadata=metadata, id=id_):
                 return f"{call}: under {id_!r} the store holds {store.store.get(id_)!r:.80}"
-    return None
+    try:
+        store.add_texts(["a", "b"], metadatas=[{"n": 1}])
+    except ValueError:
+        return None
+    return "add_texts(['a', 'b'], metadatas=[{'n': 1}]) should raise ValueError, as the real one does"
 
 
 def add_texts_refused() -> list[Any]:
