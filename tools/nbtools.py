@@ -513,7 +513,6 @@ def normalise(nb) -> None:
     """Strip what changes from run to run but teaches nothing: timings, widget state, paths."""
     nb.metadata.pop("widgets", None)
     nb.metadata["kernelspec"] = {"name": KERNEL_NAME, "display_name": KERNEL_DISPLAY, "language": "python"}
-    nb.metadata["language_info"] = {"name": "python", "file_extension": ".py"}
     for cell in nb.cells:
         cell.metadata.pop("execution", None)
         if cell.cell_type == "code":
