@@ -241,7 +241,7 @@ def _search_by_vector(
     ]
 
 
-# %% notebooks/11_matrix_vectorstore.ipynb, cell 73
+# %% notebooks/11_matrix_vectorstore.ipynb, cell 75
 def _as_matrix(vectors: Any, dim: int | None, what: str) -> np.ndarray:
     """Vectors as one (m, d) float array, or a clear error saying what is wrong."""
     as_given = isinstance(vectors, np.ndarray)  # float32 stays float32: no float64 copy
@@ -267,7 +267,7 @@ def _as_matrix(vectors: Any, dim: int | None, what: str) -> np.ndarray:
     return matrix
 
 
-# %% notebooks/11_matrix_vectorstore.ipynb, cell 76
+# %% notebooks/11_matrix_vectorstore.ipynb, cell 78
 @add_to_class(MatrixVectorStore)
 def _upsert(self, documents: list[Document], vectors: Any, ids: list | None) -> list:
     """Check the vectors once, then upsert each document under ``ids``, else its own
@@ -292,7 +292,7 @@ def _upsert(self, documents: list[Document], vectors: Any, ids: list | None) -> 
     return used
 
 
-# %% notebooks/11_matrix_vectorstore.ipynb, cell 84
+# %% notebooks/11_matrix_vectorstore.ipynb, cell 86
 def _entries(self: MatrixVectorStore) -> dict[str, dict[str, Any]]:
     """``{id: {"id", "vector", "text", "metadata"}}``, built from the rows on demand."""
     raw = self._raw

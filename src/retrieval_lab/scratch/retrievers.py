@@ -149,7 +149,7 @@ def top_k(docs: Sequence[Document], scores: Sequence[float], k: int) -> list[Doc
     return [docs[i] for i in order if scores[i] > 0][: max(k, 0)]
 
 
-# %% notebooks/09_retrievers.ipynb, cell 76
+# %% notebooks/09_retrievers.ipynb, cell 78
 def _field_defaults(cls: type) -> dict[str, Any]:
     """The fields a class declares by annotation (``k: int = 2``), base classes first,
     with their defaults (``_REQUIRED`` when there is none). ClassVars and ``_private``
@@ -167,7 +167,7 @@ def _field_defaults(cls: type) -> dict[str, Any]:
 _REQUIRED = object()
 
 
-# %% notebooks/09_retrievers.ipynb, cell 78
+# %% notebooks/09_retrievers.ipynb, cell 80
 @add_to_class(BaseRetriever)
 def __init__(self, **values: Any) -> None:
     fields = _field_defaults(type(self))
@@ -188,7 +188,7 @@ def __init__(self, **values: Any) -> None:
         setattr(self, name, value)
 
 
-# %% notebooks/09_retrievers.ipynb, cell 79
+# %% notebooks/09_retrievers.ipynb, cell 81
 @add_to_class(BaseRetriever)
 def _shown_fields(self) -> list[str]:
     """Fields that differ from their defaults (the real repr hides the others too)."""

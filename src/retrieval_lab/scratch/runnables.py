@@ -2,7 +2,7 @@
 # Edit the notebook's cells tagged "export", run them, then run `make export`.
 # Each part starts with `# %% <notebook>, cell K` (K counts every cell from 0).
 
-# %% notebooks/08_runnables.ipynb, cell 5
+# %% notebooks/08_runnables.ipynb, cell 6
 import asyncio
 import functools
 import logging
@@ -22,7 +22,7 @@ RunnableConfig = dict[str, Any]
 _CONFIG_KEYS = ("tags", "metadata", "callbacks", "run_name", "max_concurrency")
 
 
-# %% notebooks/08_runnables.ipynb, cell 6
+# %% notebooks/08_runnables.ipynb, cell 7
 def _check_config(config: object) -> None:
     """Refuse what is not a config dict, and keys this config does not know."""
     if config is not None and not isinstance(config, dict):
@@ -38,7 +38,7 @@ def _check_config(config: object) -> None:
         )
 
 
-# %% notebooks/08_runnables.ipynb, cell 8
+# %% notebooks/08_runnables.ipynb, cell 9
 def ensure_config(config: RunnableConfig | None = None) -> RunnableConfig:
     """A fresh config with every key present: code below never tests for ``None``."""
     _check_config(config)
@@ -60,7 +60,7 @@ def ensure_config(config: RunnableConfig | None = None) -> RunnableConfig:
     return fresh
 
 
-# %% notebooks/08_runnables.ipynb, cell 13
+# %% notebooks/08_runnables.ipynb, cell 15
 def _schema(name: str, json_type: str | None) -> type:
     """A stand-in for the pydantic model the real ``get_input_schema()`` returns: a
     named class whose ``model_json_schema()`` gives the title and the JSON type."""
@@ -77,7 +77,7 @@ def _schema(name: str, json_type: str | None) -> type:
     )
 
 
-# %% notebooks/08_runnables.ipynb, cell 14
+# %% notebooks/08_runnables.ipynb, cell 16
 class Runnable(ABC):
     """Anything with ``invoke``; ``batch``, ``ainvoke`` and ``|`` are built on it."""
 
@@ -98,7 +98,7 @@ def get_name(self) -> str:
     return self.name or type(self).__name__
 
 
-# %% notebooks/08_runnables.ipynb, cell 15
+# %% notebooks/08_runnables.ipynb, cell 17
 def _batch_configs(
     config: RunnableConfig | Sequence[RunnableConfig] | None, n_inputs: int
 ) -> list[RunnableConfig]:
@@ -113,7 +113,7 @@ def _batch_configs(
     return [ensure_config(config) for _ in range(n_inputs)]
 
 
-# %% notebooks/08_runnables.ipynb, cell 16
+# %% notebooks/08_runnables.ipynb, cell 18
 @add_to_class(Runnable)
 def batch(
     self,
@@ -143,7 +143,7 @@ def batch(
         return list(pool.map(one, inputs, configs))
 
 
-# %% notebooks/08_runnables.ipynb, cell 17
+# %% notebooks/08_runnables.ipynb, cell 19
 @add_to_class(Runnable)
 async def ainvoke(
     self, input: Any, config: RunnableConfig | None = None, **kwargs: Any
@@ -155,7 +155,7 @@ async def ainvoke(
     )
 
 
-# %% notebooks/08_runnables.ipynb, cell 18
+# %% notebooks/08_runnables.ipynb, cell 20
 @add_to_class(Runnable)
 def __or__(self, other: Any) -> "RunnableSequence":
     return RunnableSequence(self, coerce_to_runnable(other))
@@ -171,7 +171,7 @@ def pipe(self, *others: Any) -> "RunnableSequence":
     return RunnableSequence(self, *(coerce_to_runnable(o) for o in others))
 
 
-# %% notebooks/08_runnables.ipynb, cell 19
+# %% notebooks/08_runnables.ipynb, cell 21
 @add_to_class(Runnable)
 def get_input_schema(self) -> type:
     return _schema(self.get_name() + "Input", self._input_json_type)
@@ -182,7 +182,7 @@ def get_output_schema(self) -> type:
     return _schema(self.get_name() + "Output", self._output_json_type)
 
 
-# %% notebooks/08_runnables.ipynb, cell 20
+# %% notebooks/08_runnables.ipynb, cell 22
 @add_to_class(Runnable)
 def _call_with_config(
     self, func: Callable[[Any], Any], input: Any, config: RunnableConfig | None
@@ -206,7 +206,7 @@ def _call_with_config(
     return output
 
 
-# %% notebooks/08_runnables.ipynb, cell 22
+# %% notebooks/08_runnables.ipynb, cell 24
 class RunnableLambda(Runnable):
     """A plain function as a Runnable: its name is the function's (``RunnableLambda``
     for a lambda).
@@ -231,7 +231,7 @@ class RunnableLambda(Runnable):
         return f"RunnableLambda({self.name or '...'})"
 
 
-# %% notebooks/08_runnables.ipynb, cell 23
+# %% notebooks/08_runnables.ipynb, cell 25
 def coerce_to_runnable(thing: Any) -> Runnable:
     """What ``|`` accepts: a Runnable as it is, a function wrapped in RunnableLambda."""
     if isinstance(thing, Runnable):
@@ -251,7 +251,7 @@ def coerce_to_runnable(thing: Any) -> Runnable:
     )
 
 
-# %% notebooks/08_runnables.ipynb, cell 26
+# %% notebooks/08_runnables.ipynb, cell 28
 class RunnableSequence(Runnable):
     """``a | b | c``: each step's output is the next step's input, recorded as one
     parent run.
@@ -269,7 +269,7 @@ class RunnableSequence(Runnable):
         self.name = name
 
 
-# %% notebooks/08_runnables.ipynb, cell 27
+# %% notebooks/08_runnables.ipynb, cell 29
 @add_to_class(RunnableSequence)
 def invoke(
     self, input: Any, config: RunnableConfig | None = None, **kwargs: Any
@@ -300,7 +300,7 @@ def invoke(
     return value
 
 
-# %% notebooks/08_runnables.ipynb, cell 28
+# %% notebooks/08_runnables.ipynb, cell 30
 @add_to_class(RunnableSequence)
 def get_input_schema(self) -> type:
     return self.steps[0].get_input_schema()
@@ -316,7 +316,7 @@ def __repr__(self) -> str:
     return " | ".join(repr(s) for s in self.steps)
 
 
-# %% notebooks/08_runnables.ipynb, cell 61
+# %% notebooks/08_runnables.ipynb, cell 65
 class BaseCallbackHandler:
     """Something that wants to hear about runs. Every method is a no-op: override what
     you need. The names and keyword arguments are langchain-core's, so a handler written
@@ -342,7 +342,7 @@ class BaseCallbackHandler:
     ) -> None: ...
 
 
-# %% notebooks/08_runnables.ipynb, cell 63
+# %% notebooks/08_runnables.ipynb, cell 67
 class CallbackManager:
     """Handlers plus the tags and metadata every event of one run carries.
 
@@ -360,7 +360,7 @@ class CallbackManager:
         self.inheritable_metadata: dict[str, Any] = {}
 
 
-# %% notebooks/08_runnables.ipynb, cell 64
+# %% notebooks/08_runnables.ipynb, cell 68
 @add_to_class(CallbackManager)
 def add_tags(self, tags: Sequence[str], inherit: bool = True) -> None:
     """Re-adding a tag moves it to the end, as in langchain-core."""
@@ -380,7 +380,7 @@ def add_metadata(self, metadata: dict[str, Any], inherit: bool = True) -> None:
         self.inheritable_metadata = {**self.inheritable_metadata, **metadata}
 
 
-# %% notebooks/08_runnables.ipynb, cell 65
+# %% notebooks/08_runnables.ipynb, cell 69
 @add_to_class(CallbackManager)
 @classmethod
 def configure(
@@ -408,7 +408,7 @@ def configure(
     return manager
 
 
-# %% notebooks/08_runnables.ipynb, cell 66
+# %% notebooks/08_runnables.ipynb, cell 70
 @add_to_class(CallbackManager)
 def _start(self, event: str, payload: Any, name: str, **extra: Any) -> "RunManager":
     run = RunManager(self, uuid.uuid4())
@@ -436,7 +436,7 @@ def on_retriever_start(self, serialized: Any, query: str, *, name: str) -> "RunM
     return self._start("on_retriever_start", query, name)
 
 
-# %% notebooks/08_runnables.ipynb, cell 68
+# %% notebooks/08_runnables.ipynb, cell 72
 class RunManager:
     """One run in progress: it reports the end or the error, and makes managers for
     child runs.
@@ -447,7 +447,7 @@ class RunManager:
         self.run_id = run_id
 
 
-# %% notebooks/08_runnables.ipynb, cell 69
+# %% notebooks/08_runnables.ipynb, cell 73
 @add_to_class(RunManager)
 def _emit(self, event: str, *args: Any, **kwargs: Any) -> None:
     """Call ``event`` on every handler. A handler that fails is logged, not raised
@@ -474,7 +474,7 @@ def _finish(self, event: str, payload: Any) -> None:
     self._emit(event, payload, tags=list(self.manager.tags))
 
 
-# %% notebooks/08_runnables.ipynb, cell 70
+# %% notebooks/08_runnables.ipynb, cell 74
 @add_to_class(RunManager)
 def on_chain_end(self, outputs: Any) -> None:
     self._finish("on_chain_end", outputs)
@@ -495,7 +495,7 @@ def on_retriever_error(self, error: BaseException) -> None:
     self._finish("on_retriever_error", error)
 
 
-# %% notebooks/08_runnables.ipynb, cell 72
+# %% notebooks/08_runnables.ipynb, cell 76
 @add_to_class(RunManager)
 def get_child(self, tag: str | None = None) -> CallbackManager:
     """A child run's manager: the handlers, inheritable tags and metadata, + ``tag``."""

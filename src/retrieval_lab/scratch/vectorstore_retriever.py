@@ -98,7 +98,7 @@ def add_documents(self, documents: list[Document], **kwargs: Any) -> list[str]:
     return self.vectorstore.add_documents(documents, **kwargs)
 
 
-# %% notebooks/10_vectorstore_retriever.ipynb, cell 79
+# %% notebooks/10_vectorstore_retriever.ipynb, cell 82
 class RunnablePassthrough(Runnable):
     """Its output is its input: the branch of a parallel step that carries the question
     along.
@@ -113,7 +113,7 @@ class RunnablePassthrough(Runnable):
         return "RunnablePassthrough()"
 
 
-# %% notebooks/10_vectorstore_retriever.ipynb, cell 80
+# %% notebooks/10_vectorstore_retriever.ipynb, cell 83
 class RunnableParallel(Runnable):
     """Give the same input to several runnables; return their outputs as a dict, one key
     each.
@@ -141,7 +141,7 @@ def get_name(self) -> str:
     return self.name or f"RunnableParallel<{','.join(self.steps)}>"
 
 
-# %% notebooks/10_vectorstore_retriever.ipynb, cell 81
+# %% notebooks/10_vectorstore_retriever.ipynb, cell 84
 @add_to_class(RunnableParallel)
 def invoke(
     self, input: Any, config: RunnableConfig | None = None, **kwargs: Any
@@ -174,7 +174,7 @@ def invoke(
     return output
 
 
-# %% notebooks/10_vectorstore_retriever.ipynb, cell 82
+# %% notebooks/10_vectorstore_retriever.ipynb, cell 85
 @add_to_class(RunnableParallel)
 def __repr__(self) -> str:
     inner = ",\n  ".join(f"{key}: {step!r}" for key, step in self.steps.items())
