@@ -102,3 +102,23 @@ WRONG = [
 '''),
     Wrong(3, "harness_skipped", STUB, forget=("rerank",)),
 ]
+
+# Exercise 3 is an apply exercise: any feature of the learner's own is a right answer when it is
+# a finite number that is repeatable, varies between the passages of a question, copies none of
+# the six features and reads no judgment. A mutant of the solution is another such feature, so
+# the check is right to accept it; the wrong features above are what it must refuse.
+_ANOTHER_FEATURE = "another valid feature of the learner's own: "
+EQUIVALENT = {
+    "exercise 3, line 7: Sub -> Add": _ANOTHER_FEATURE + "1 + position instead of 1 - position, "
+    "an affine change the standardised logistic regression cannot even see",
+    "exercise 3, line 7: 0.0 -> 1.0": _ANOTHER_FEATURE + "a passage that never names a question "
+    "word scores 1 instead of 0 (the check cannot know which is more useful: the table measures it)",
+    "exercise 3, line 4: Gt -> GtE": _ANOTHER_FEATURE + "question words of four letters count too",
+    "exercise 3, line 4: 4 -> 5": _ANOTHER_FEATURE + "only question words of six letters or more",
+    "exercise 3, line 6: In -> NotIn": _ANOTHER_FEATURE + "finds the words the passage lacks at "
+    "-1, so the value is 1 + 1/len(passage) when one is missing and 0.0 when none is: a "
+    "number that still varies between passages",
+    "exercise 3, line 7: 1 -> 2": _ANOTHER_FEATURE + "2 - position: an affine change again",
+    "exercise 3, line 7: Div -> Mult": _ANOTHER_FEATURE + "first position times length instead of "
+    "divided by it: a different number about the same two texts",
+}
