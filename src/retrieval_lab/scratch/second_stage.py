@@ -2,7 +2,7 @@
 # Edit the notebook's cells tagged "export", run them, then run `make export`.
 # Each part starts with `# %% <notebook>, cell K` (K counts every cell from 0).
 
-# %% notebooks/17_second_stage.ipynb, cell 5
+# %% notebooks/17_second_stage.ipynb, cell 6
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -16,7 +16,7 @@ from retrieval_lab.scratch.retrievers import BaseRetriever
 from retrieval_lab.scratch.runnables import CallbackManager, RunManager, ensure_config
 
 
-# %% notebooks/17_second_stage.ipynb, cell 6
+# %% notebooks/17_second_stage.ipynb, cell 7
 class BaseDocumentCompressor(ABC):
     """The second stage: documents and a query in, the ones worth keeping out."""
 
@@ -33,7 +33,7 @@ class BaseDocumentCompressor(ABC):
         return await in_thread(self.compress_documents, documents, query, callbacks)
 
 
-# %% notebooks/17_second_stage.ipynb, cell 12
+# %% notebooks/17_second_stage.ipynb, cell 13
 class CrossEncoderReranker(BaseDocumentCompressor):
     """Score each (query, passage) pair with a cross-encoder; keep the best top_n."""
 
@@ -45,7 +45,7 @@ class CrossEncoderReranker(BaseDocumentCompressor):
         return f"CrossEncoderReranker(model={self.model!r}, top_n={self.top_n})"
 
 
-# %% notebooks/17_second_stage.ipynb, cell 13
+# %% notebooks/17_second_stage.ipynb, cell 14
 @add_to_class(CrossEncoderReranker)
 def compress_documents(
     self, documents: Sequence[Document], query: str, callbacks: Any = None
@@ -57,7 +57,7 @@ def compress_documents(
     return [doc for doc, _ in best_first[: self.top_n]]
 
 
-# %% notebooks/17_second_stage.ipynb, cell 16
+# %% notebooks/17_second_stage.ipynb, cell 17
 def cosine_matrix(x: Any, y: Any) -> np.ndarray:
     """Cosine of each row of x with each row of y; a zero vector scores 0."""
     if len(x) == 0 or len(y) == 0:
@@ -70,7 +70,7 @@ def cosine_matrix(x: Any, y: Any) -> np.ndarray:
     return similarity
 
 
-# %% notebooks/17_second_stage.ipynb, cell 17
+# %% notebooks/17_second_stage.ipynb, cell 18
 class EmbeddingsFilter(BaseDocumentCompressor):
     """Keep the k documents most similar to the query, then those above a threshold."""
 
@@ -83,7 +83,7 @@ class EmbeddingsFilter(BaseDocumentCompressor):
         self.similarity_threshold = similarity_threshold
 
 
-# %% notebooks/17_second_stage.ipynb, cell 18
+# %% notebooks/17_second_stage.ipynb, cell 19
 @add_to_class(EmbeddingsFilter)
 def compress_documents(
     self, documents: Sequence[Document], query: str, callbacks: Any = None
@@ -102,7 +102,7 @@ def compress_documents(
     return [documents[i] for i in kept]
 
 
-# %% notebooks/17_second_stage.ipynb, cell 21
+# %% notebooks/17_second_stage.ipynb, cell 22
 class ContextualCompressionRetriever(BaseRetriever):
     """Fetch with ``base_retriever``, then run ``base_compressor`` on what came."""
 
