@@ -1,0 +1,89 @@
+"""Wrong solutions for notebook 12's exercises: every one must be refused by its check."""
+
+from tools.mutants import STUB, Wrong
+
+WRONG = [
+    # Exercise 1 (predict): where the greedy walk on the toy graph ends, and what it scores
+    Wrong(1, "counted_only_the_nodes_stood_on", '''def prediction() -> dict:
+    return {
+        "(0.5, 3.5): where the walk ends": "d",
+        "(0.5, 3.5): nodes visited": 3,
+        "(5.0, 0.5): where the walk ends": "j",
+        "(5.0, 0.5): nodes visited": 2,
+    }
+'''),
+    Wrong(1, "stopped_on_the_upper_layer", '''def prediction() -> dict:
+    return {
+        "(0.5, 3.5): where the walk ends": "e",
+        "(0.5, 3.5): nodes visited": 4,
+        "(5.0, 0.5): where the walk ends": "j",
+        "(5.0, 0.5): nodes visited": 2,
+    }
+'''),
+    Wrong(1, "moved_to_the_nearest_node_of_all", '''def prediction() -> dict:
+    return {
+        "(0.5, 3.5): where the walk ends": "d",
+        "(0.5, 3.5): nodes visited": 8,
+        "(5.0, 0.5): where the walk ends": "c",
+        "(5.0, 0.5): nodes visited": 3,
+    }
+'''),
+    Wrong(1, "computed_by_running_the_walk", '''def prediction() -> dict:
+    return {
+        "(0.5, 3.5): where the walk ends": greedy_walk(
+            positions, layers, names[toy.entry], (0.5, 3.5))[0][-1][1],
+        "(0.5, 3.5): nodes visited": 8,
+        "(5.0, 0.5): where the walk ends": "j",
+        "(5.0, 0.5): nodes visited": 3,
+    }
+'''),
+    # Exercise 2 (extend): read enough lists to hold k
+    Wrong(2, "untouched_stub", STUB),
+    Wrong(2, "reads_only_nprobe_lists", '''def ivf_search_at_least(query, centroids, lists, rows, nprobe, k=10):
+    order = np.argsort(-(centroids @ query), kind="stable")
+    candidates = np.flatnonzero(np.isin(lists, order[:nprobe]))
+    ranking = np.argsort(-(rows[candidates] @ query), kind="stable")
+    return candidates[ranking[:k]], len(centroids) + len(candidates)
+'''),
+    Wrong(2, "visits_leave_out_the_centroids", '''def ivf_search_at_least(query, centroids, lists, rows, nprobe, k=10):
+    order = np.argsort(-(centroids @ query), kind="stable")
+    held = np.bincount(lists, minlength=len(centroids))[order].cumsum()
+    enough = 1 + int(np.argmax(held >= min(k, held[-1])))
+    candidates = np.flatnonzero(np.isin(lists, order[: max(nprobe, enough)]))
+    ranking = np.argsort(-(rows[candidates] @ query), kind="stable")
+    return candidates[ranking[:k]], len(candidates)
+'''),
+    Wrong(2, "worst_lists_first", '''def ivf_search_at_least(query, centroids, lists, rows, nprobe, k=10):
+    order = np.argsort(centroids @ query, kind="stable")
+    held = np.bincount(lists, minlength=len(centroids))[order].cumsum()
+    enough = 1 + int(np.argmax(held >= min(k, held[-1])))
+    candidates = np.flatnonzero(np.isin(lists, order[: max(nprobe, enough)]))
+    ranking = np.argsort(-(rows[candidates] @ query), kind="stable")
+    return candidates[ranking[:k]], len(centroids) + len(candidates)
+'''),
+    Wrong(2, "one_list_per_answer", '''def ivf_search_at_least(query, centroids, lists, rows, nprobe, k=10):
+    order = np.argsort(-(centroids @ query), kind="stable")
+    candidates = np.flatnonzero(np.isin(lists, order[: max(nprobe, k)]))
+    ranking = np.argsort(-(rows[candidates] @ query), kind="stable")
+    return candidates[ranking[:k]], len(centroids) + len(candidates)
+'''),
+    Wrong(2, "empty_list_counted_as_one", '''def ivf_search_at_least(query, centroids, lists, rows, nprobe, k=10):
+    order = np.argsort(-(centroids @ query), kind="stable")
+    sizes = np.maximum(np.bincount(lists, minlength=len(centroids)), 1)
+    held = sizes[order].cumsum()
+    enough = 1 + int(np.argmax(held >= min(k, held[-1])))
+    candidates = np.flatnonzero(np.isin(lists, order[: max(nprobe, enough)]))
+    ranking = np.argsort(-(rows[candidates] @ query), kind="stable")
+    return candidates[ranking[:k]], len(centroids) + len(candidates)
+'''),
+    Wrong(2, "asks_faiss", '''def ivf_search_at_least(query, centroids, lists, rows, nprobe, k=10):
+    coarse = faiss.IndexFlatIP(rows.shape[1])
+    coarse.add(np.asarray(centroids, dtype=np.float32))
+    index = faiss.IndexIVFFlat(coarse, rows.shape[1], len(centroids),
+                               faiss.METRIC_INNER_PRODUCT)
+    index.add(np.asarray(rows, dtype=np.float32))
+    index.nprobe = len(centroids)
+    _, found = index.search(np.asarray(query, dtype=np.float32)[None], k)
+    return [i for i in found[0] if i >= 0], len(centroids) + len(rows)
+'''),
+]
