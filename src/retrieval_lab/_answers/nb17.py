@@ -168,10 +168,11 @@ def feature_problems(feature: Callable[[str, str], Any]) -> str | None:
     pairs = _pairs()
     values = []
     for question, passage in pairs:
-        value = _number(feature(question, passage))
+        raw = feature(question, passage)
+        value = _number(raw)
         if value is None or not math.isfinite(value):
-            return (f"for the question {question!r} it returned {value!r}: a feature must be "
-                    "a finite number (int or float)")
+            return (f"for the question {question!r} it returned {raw!r:.40}: a feature must "
+                    "be a finite number (int or float)")
         values.append(value)
     question, passage = pairs[len(pairs) // 2]
     if _number(feature(question, passage)) != values[len(pairs) // 2]:
