@@ -105,9 +105,10 @@ def _unit(rows: np.ndarray) -> np.ndarray:
 
 
 def at_least_cases(seed: int = 12, drawn: int = 36) -> list[tuple]:
-    """Small random collections: lists short and long, k above n, nprobe from 1 to nlist, and
-    in every third case the query's best lists emptied (their rows moved to another list).
-    Drawn with a fixed seed, so a table of answers cannot pass."""
+    """Small random collections: lists short and long, k above n, nprobe from 1 to nlist, in
+    every third case the query's best lists emptied (their rows moved to another list), and
+    three cases with k left to its default. Drawn with a fixed seed, so a table of answers
+    cannot pass."""
     rng = np.random.default_rng(seed)
     cases = []
     for number in range(drawn):
@@ -124,6 +125,9 @@ def at_least_cases(seed: int = 12, drawn: int = 36) -> list[tuple]:
         nprobe = 1 if number % 3 == 0 else int(rng.integers(1, nlist + 1))
         k = int(rng.integers(1, n + 4)) if number % 2 else int(rng.integers(1, 4))
         cases.append((query, centroids, lists, rows, nprobe, k))
+    for case in cases[:]:
+        if len(case[3]) > 20 and sum(len(c) == 5 for c in cases) < 3:
+            cases.append(case[:5])  # k left to its default, 10
     return cases
 
 
