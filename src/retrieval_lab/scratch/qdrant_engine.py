@@ -238,7 +238,7 @@ def delete(self, ids: Sequence[str] | None = None, **kwargs: Any) -> bool:
     return True
 
 
-# %% notebooks/15_qdrant_engine.ipynb, cell 36
+# %% notebooks/15_qdrant_engine.ipynb, cell 67
 @add_to_class(QdrantEdgeVectorStore)
 def max_marginal_relevance_search(
     self, query: str, k: int = 4, fetch_k: int = 20, lambda_mult: float = 0.5,
