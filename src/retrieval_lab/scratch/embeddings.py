@@ -2,7 +2,7 @@
 # Edit the notebook's cells tagged "export", run them, then run `make export`.
 # Each part starts with `# %% <notebook>, cell K` (K counts every cell from 0).
 
-# %% notebooks/04_embeddings.ipynb, cell 5
+# %% notebooks/04_embeddings.ipynb, cell 6
 import warnings
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
@@ -29,7 +29,7 @@ class Embeddings(ABC):
         """The vector of one text to search with."""
 
 
-# %% notebooks/04_embeddings.ipynb, cell 9
+# %% notebooks/04_embeddings.ipynb, cell 10
 _T = TypeVar("_T")
 
 
@@ -52,11 +52,11 @@ Embeddings.aembed_documents = _aembed_documents
 Embeddings.aembed_query = _aembed_query
 
 
-# %% notebooks/04_embeddings.ipynb, cell 27
+# %% notebooks/04_embeddings.ipynb, cell 28
 Matrix = Sequence[Sequence[float]] | np.ndarray
 
 
-# %% notebooks/04_embeddings.ipynb, cell 28
+# %% notebooks/04_embeddings.ipynb, cell 29
 def _check_matrices(x: np.ndarray, y: np.ndarray) -> None:
     """Warn about NaN or Inf, as the real function does; refuse shapes that cannot be
     compared, saying what to pass instead."""
@@ -80,7 +80,7 @@ def _check_matrices(x: np.ndarray, y: np.ndarray) -> None:
         )
 
 
-# %% notebooks/04_embeddings.ipynb, cell 30
+# %% notebooks/04_embeddings.ipynb, cell 31
 def cosine_similarity(x: Matrix, y: Matrix) -> np.ndarray:
     """Row-wise cosine similarity: entry (i, j) compares row i of ``x`` with row j of
     ``y``; an n×m and a k×m matrix give an n×k matrix.

@@ -47,7 +47,7 @@ def maximal_marginal_relevance(
     return picked
 
 
-# %% notebooks/07_in_memory_vectorstore.ipynb, cell 13
+# %% notebooks/07_in_memory_vectorstore.ipynb, cell 14
 from retrieval_lab.oop import add_to_class
 
 
@@ -76,7 +76,7 @@ def embeddings(self) -> Embeddings:
     return self.embedding
 
 
-# %% notebooks/07_in_memory_vectorstore.ipynb, cell 14
+# %% notebooks/07_in_memory_vectorstore.ipynb, cell 15
 @add_to_class(InMemoryVectorStore)
 def add_documents(
     self, documents: list[Document], ids: list[str] | None = None, **kwargs: Any
@@ -107,7 +107,7 @@ def _upsert(
     return used
 
 
-# %% notebooks/07_in_memory_vectorstore.ipynb, cell 15
+# %% notebooks/07_in_memory_vectorstore.ipynb, cell 16
 @add_to_class(InMemoryVectorStore)
 def get_by_ids(self, ids: Sequence[str], /) -> list[Document]:
     """Documents for the ids found, in the order asked (missing ids skipped, repeats
@@ -134,7 +134,7 @@ def _document(entry: dict[str, Any]) -> Document:
     )
 
 
-# %% notebooks/07_in_memory_vectorstore.ipynb, cell 16
+# %% notebooks/07_in_memory_vectorstore.ipynb, cell 17
 # ---- read: filter, score, rank
 
 
@@ -165,7 +165,7 @@ def _search_by_vector(
     ]
 
 
-# %% notebooks/07_in_memory_vectorstore.ipynb, cell 17
+# %% notebooks/07_in_memory_vectorstore.ipynb, cell 18
 @add_to_class(InMemoryVectorStore)
 def similarity_search_with_score_by_vector(
     self,
@@ -189,7 +189,7 @@ def similarity_search_with_score(
     )
 
 
-# %% notebooks/07_in_memory_vectorstore.ipynb, cell 18
+# %% notebooks/07_in_memory_vectorstore.ipynb, cell 19
 @add_to_class(InMemoryVectorStore)
 def similarity_search_by_vector(
     self, embedding: list[float], k: int = 4, **kwargs: Any
@@ -207,7 +207,7 @@ def similarity_search(self, query: str, k: int = 4, **kwargs: Any) -> list[Docum
     return [doc for doc, _ in self.similarity_search_with_score(query, k, **kwargs)]
 
 
-# %% notebooks/07_in_memory_vectorstore.ipynb, cell 19
+# %% notebooks/07_in_memory_vectorstore.ipynb, cell 20
 @add_to_class(InMemoryVectorStore)
 def max_marginal_relevance_search_by_vector(
     self, embedding: list[float], k: int = 4, fetch_k: int = 20,
@@ -227,7 +227,7 @@ def max_marginal_relevance_search_by_vector(
     return [hits[i][0] for i in chosen]
 
 
-# %% notebooks/07_in_memory_vectorstore.ipynb, cell 20
+# %% notebooks/07_in_memory_vectorstore.ipynb, cell 21
 @add_to_class(InMemoryVectorStore)
 def max_marginal_relevance_search(
     self, query: str, k: int = 4, fetch_k: int = 20, lambda_mult: float = 0.5,
@@ -242,7 +242,7 @@ def max_marginal_relevance_search(
     )
 
 
-# %% notebooks/07_in_memory_vectorstore.ipynb, cell 21
+# %% notebooks/07_in_memory_vectorstore.ipynb, cell 22
 @add_to_class(InMemoryVectorStore)
 @classmethod
 def from_texts(
@@ -254,7 +254,7 @@ def from_texts(
     return store
 
 
-# %% notebooks/07_in_memory_vectorstore.ipynb, cell 30
+# %% notebooks/07_in_memory_vectorstore.ipynb, cell 31
 # async twins that await the model's own async methods (a course helper)
 from retrieval_lab.in_memory_async import AWAITING_TWINS
 
@@ -262,7 +262,7 @@ for _twin in AWAITING_TWINS:
     add_to_class(InMemoryVectorStore)(_twin)
 
 
-# %% notebooks/07_in_memory_vectorstore.ipynb, cell 75
+# %% notebooks/07_in_memory_vectorstore.ipynb, cell 79
 import json
 from pathlib import Path
 
@@ -287,7 +287,7 @@ def _not_implemented(obj: Any) -> dict[str, Any]:
     return {"lc": 1, "type": "not_implemented", "id": id_, "repr": text}
 
 
-# %% notebooks/07_in_memory_vectorstore.ipynb, cell 76
+# %% notebooks/07_in_memory_vectorstore.ipynb, cell 80
 def _to_json(value: Any) -> Any:
     """One stored value in the form langchain's ``dumpd`` gives it.
 
@@ -316,7 +316,7 @@ def _to_json(value: Any) -> Any:
     return _not_implemented(value)
 
 
-# %% notebooks/07_in_memory_vectorstore.ipynb, cell 77
+# %% notebooks/07_in_memory_vectorstore.ipynb, cell 81
 def _from_json(value: Any) -> Any:
     """Undo ``_to_json``, innermost values first, reviving only Documents (like
     ``allowed_objects=[Document]``)."""
@@ -348,7 +348,7 @@ def _from_json(value: Any) -> Any:
     return value
 
 
-# %% notebooks/07_in_memory_vectorstore.ipynb, cell 78
+# %% notebooks/07_in_memory_vectorstore.ipynb, cell 82
 @add_to_class(InMemoryVectorStore)
 def dump(self, path: str | Path) -> None:
     """Write the store dict as JSON (the real store's file format); parent folders are

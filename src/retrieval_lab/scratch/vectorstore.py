@@ -286,7 +286,7 @@ def as_retriever(self, **kwargs: Any) -> Any:
     return VectorStoreRetriever(vectorstore=self, tags=tags, **kwargs)
 
 
-# %% notebooks/06_vectorstore.ipynb, cell 71
+# %% notebooks/06_vectorstore.ipynb, cell 73
 # The eight twins that only run their sync twin in a worker thread (a course helper)
 from retrieval_lab.concurrency import in_thread as _in_thread
 from retrieval_lab.vectorstore_async import THREADED_TWINS
@@ -295,7 +295,7 @@ for _twin in THREADED_TWINS:
     add_to_class(VectorStore)(_twin)
 
 
-# %% notebooks/06_vectorstore.ipynb, cell 75
+# %% notebooks/06_vectorstore.ipynb, cell 77
 @add_to_class(VectorStore)
 async def aadd_texts(
     self,
@@ -316,7 +316,7 @@ async def aadd_texts(
     return await _in_thread(self.add_texts, texts, metadatas, **kwargs)
 
 
-# %% notebooks/06_vectorstore.ipynb, cell 76
+# %% notebooks/06_vectorstore.ipynb, cell 78
 @add_to_class(VectorStore)
 async def aadd_documents(self, documents: list[Document], **kwargs: Any) -> list[str]:
     """The backend's own ``aadd_texts`` if it wrote one, else ``add_documents`` in a
@@ -332,7 +332,7 @@ async def aadd_documents(self, documents: list[Document], **kwargs: Any) -> list
     return await _in_thread(self.add_documents, documents, **kwargs)
 
 
-# %% notebooks/06_vectorstore.ipynb, cell 80
+# %% notebooks/06_vectorstore.ipynb, cell 82
 @add_to_class(VectorStore)
 @classmethod
 async def afrom_documents(
@@ -364,7 +364,7 @@ async def asearch(self, query: str, search_type: str, **kwargs: Any) -> list[Doc
     )
 
 
-# %% notebooks/06_vectorstore.ipynb, cell 81
+# %% notebooks/06_vectorstore.ipynb, cell 83
 @add_to_class(VectorStore)
 async def _asimilarity_search_with_relevance_scores(
     self, query: str, k: int = 4, **kwargs: Any
