@@ -58,8 +58,8 @@ def real_merge(pieces: list[str], separator: str, size: int, overlap: int) -> li
 
 
 def merge_cases(seed: int = 3, count: int = 60) -> list[tuple[list[str], str, int, int]]:
-    """Pieces without spaces at their ends, none longer than chunk_size: fixed ones, then
-    random ones drawn to leave an overlap that crowds out the next piece."""
+    """Pieces without spaces at their ends: fixed ones, then random ones drawn to leave an
+    overlap that crowds out the next piece (a few longer than chunk_size, as a text can have)."""
     cases = [
         (["one", "two", "three", "four", "five"], " ", 10, 4),
         (["ant", "elephants", "ok"], " ", 5, 0),
@@ -68,6 +68,8 @@ def merge_cases(seed: int = 3, count: int = 60) -> list[tuple[list[str], str, in
         (["Cats purr.", "Dogs bark.", "Fish swim."], "\n", 21, 10),
         ([], " ", 5, 1),
         (["solo"], " ", 4, 4),
+        (["ab", "toolongpiece", "cd", "ef"], " ", 6, 3),
+        (["toolongpiece", "a", "b"], "-", 5, 5),
     ]
     rng = random.Random(seed)
     for _ in range(count):
@@ -75,7 +77,8 @@ def merge_cases(seed: int = 3, count: int = 60) -> list[tuple[list[str], str, in
         overlap = rng.randint(0, size)
         separator = rng.choice([" ", "-", "\n", "", ", "])
         pieces = [
-            "".join(rng.choice("abcdefgh") for _ in range(rng.randint(1, size)))
+            "".join(rng.choice("abcdefgh") for _ in range(rng.randint(1, size + 3 * (
+                rng.random() < 0.1))))
             for _ in range(rng.randint(1, 9))
         ]
         cases.append((pieces, separator, size, overlap))
