@@ -2,13 +2,13 @@
 # Edit the notebook's cells tagged "export", run them, then run `make export`.
 # Each part starts with `# %% <notebook>, cell K` (K counts every cell from 0).
 
-# %% notebooks/14_measuring_retrieval.ipynb, cell 11
+# %% notebooks/14_measuring_retrieval.ipynb, cell 12
 import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 
-# %% notebooks/14_measuring_retrieval.ipynb, cell 12
+# %% notebooks/14_measuring_retrieval.ipynb, cell 13
 def chunk_labels(
     spans: Sequence[Mapping[str, Any]], chunks: Sequence[Any]
 ) -> dict[str, int]:
@@ -24,7 +24,7 @@ def chunk_labels(
     return labels
 
 
-# %% notebooks/14_measuring_retrieval.ipynb, cell 21
+# %% notebooks/14_measuring_retrieval.ipynb, cell 22
 def _checked_ranking(ranked_ids: Sequence[str]) -> Sequence[str]:
     """A ranking lists each id once: trec_eval could not even hold a repeat."""
     if isinstance(ranked_ids, str):
@@ -41,7 +41,7 @@ def _first_k(ranked_ids: Sequence[str], k: int) -> Sequence[str]:
     return _checked_ranking(ranked_ids)[:k]
 
 
-# %% notebooks/14_measuring_retrieval.ipynb, cell 23
+# %% notebooks/14_measuring_retrieval.ipynb, cell 24
 def hit_rate_at_k(
     ranked_ids: Sequence[str], relevant: Mapping[str, int], k: int
 ) -> float:
@@ -49,7 +49,7 @@ def hit_rate_at_k(
     return float(any(relevant.get(i, 0) >= 1 for i in _first_k(ranked_ids, k)))
 
 
-# %% notebooks/14_measuring_retrieval.ipynb, cell 26
+# %% notebooks/14_measuring_retrieval.ipynb, cell 27
 def recall_at_k(
     ranked_ids: Sequence[str], relevant: Mapping[str, int], k: int
 ) -> float:
@@ -59,7 +59,7 @@ def recall_at_k(
     return found / total if total else 0.0
 
 
-# %% notebooks/14_measuring_retrieval.ipynb, cell 29
+# %% notebooks/14_measuring_retrieval.ipynb, cell 30
 def precision_at_k(
     ranked_ids: Sequence[str], relevant: Mapping[str, int], k: int
 ) -> float:
@@ -67,7 +67,7 @@ def precision_at_k(
     return sum(relevant.get(i, 0) >= 1 for i in _first_k(ranked_ids, k)) / k
 
 
-# %% notebooks/14_measuring_retrieval.ipynb, cell 32
+# %% notebooks/14_measuring_retrieval.ipynb, cell 33
 def reciprocal_rank(ranked_ids: Sequence[str], relevant: Mapping[str, int]) -> float:
     """1 / the rank of the first relevant id; 0.0 if the ranking holds none."""
     for rank, doc_id in enumerate(_checked_ranking(ranked_ids), start=1):
@@ -76,7 +76,7 @@ def reciprocal_rank(ranked_ids: Sequence[str], relevant: Mapping[str, int]) -> f
     return 0.0
 
 
-# %% notebooks/14_measuring_retrieval.ipynb, cell 35
+# %% notebooks/14_measuring_retrieval.ipynb, cell 36
 def _dcg(gains: Sequence[float]) -> float:
     """Discounted cumulative gain: the gain at rank r counts 1 / log2(r + 1)."""
     return sum(gain / math.log2(rank + 1) for rank, gain in enumerate(gains, start=1))
@@ -89,7 +89,7 @@ def ndcg_at_k(ranked_ids: Sequence[str], relevant: Mapping[str, int], k: int) ->
     return got / best if best > 0 else 0.0
 
 
-# %% notebooks/14_measuring_retrieval.ipynb, cell 38
+# %% notebooks/14_measuring_retrieval.ipynb, cell 39
 def mean_over(
     metric: Callable[..., float],
     runs: Mapping[str, Sequence[str]],
@@ -108,7 +108,7 @@ def mean_over(
     return math.fsum(values) / len(values)
 
 
-# %% notebooks/14_measuring_retrieval.ipynb, cell 44
+# %% notebooks/14_measuring_retrieval.ipynb, cell 45
 def reciprocal_rank_fusion(
     rankings: Sequence[Sequence[str]],
     weights: Sequence[float] | None = None,
