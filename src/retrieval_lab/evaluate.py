@@ -1,9 +1,19 @@
 """``python -m retrieval_lab.evaluate``: how good is each retriever, on a file of questions?
 
 Reads a question file (graded relevance as character spans of ``python_reference()`` topics),
-labels the passages of ``python_reference_chunks()`` from the spans, runs every retriever on
-every question and prints one row per retriever: hit rate, recall@k, MRR and nDCG@k, each with a
-95 % paired-bootstrap interval. Notebook 14 calls the same functions; it runs offline.
+labels the distinct passages of ``python_reference_chunks()`` from the spans (copies of a
+passage collapsed first), runs every retriever on every question and prints, like a paper:
+
+- one row per retriever: hit rate, recall@k, MRR, nDCG@k and nDCG@10, each mean with a 95 %
+  bootstrap interval;
+- one row per compared pair: the mean difference, its paired bootstrap interval, the paired
+  randomization p-value, the p-value after Holm-Bonferroni over the table's pairs, and a
+  verdict given only where the Monte Carlo error cannot flip it (the same at every seed).
+
+``--split dev|test|all`` picks a fixed half of the questions (``split_questions``);
+``--trec-run DIR`` also writes one TREC run file per retriever and the qrels, for trec_eval or
+ranx; ``--with MODULE`` imports a module that adds rows (``register_retriever``). Notebook 14
+calls the same functions; everything runs offline.
 
 This module is an application at the top of the course's stack: it scores with the metrics and
 the fusion that notebook 14 builds, and with notebook 09's BM25, so it imports
@@ -15,8 +25,9 @@ Question file format (JSON)::
     {"questions": [{"id": "q001", "question": "...", "style": "...",
                     "relevant": [{"doc": "<topic>", "start": 0, "end": 120, "grade": 2}]}]}
 
-``relevant`` empty means unanswerable from the corpus; such questions have no judgments and are
-left out of the means, as trec_eval leaves out a query its qrels do not name.
+``relevant`` empty means unanswerable from the corpus (style ``unanswerable``); such questions
+have no judgments and are left out of the means, as trec_eval leaves out a query its qrels do
+not name. A file that cannot be used is refused with the question and the field at fault.
 """
 
 from __future__ import annotations
