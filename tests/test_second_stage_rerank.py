@@ -176,3 +176,21 @@ def test_the_rows_are_registered_with_evaluate_and_paired_with_the_first_stage()
         row = evaluate.EXTRA_RETRIEVERS[name]
         assert row.compare_with == (() if name == rerank.FIRST_STAGE else (rerank.FIRST_STAGE,))
     assert rerank.register_rows() == names  # twice is harmless
+
+
+def test_rows_reach_the_command_when_evaluate_runs_as_main(monkeypatch):
+    """``python -m retrieval_lab.evaluate --with retrieval_lab.rerank``: the command is the
+    module ``__main__``, a second copy of evaluate; the rows must be registered there too."""
+    import importlib.machinery
+    import sys
+    import types
+
+    command = types.ModuleType("__main__")
+    command.__spec__ = importlib.machinery.ModuleSpec("retrieval_lab.evaluate", None)
+    command.EXTRA_RETRIEVERS = {}
+    command.register_retriever = lambda name, build, compare_with=(): (
+        command.EXTRA_RETRIEVERS.setdefault(name, (build, tuple(compare_with))))
+    monkeypatch.setitem(sys.modules, "__main__", command)
+    names = rerank.register_rows()
+    assert list(command.EXTRA_RETRIEVERS) == names
+    assert command.EXTRA_RETRIEVERS["learned@50"][1] == (rerank.FIRST_STAGE,)
