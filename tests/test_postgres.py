@@ -318,3 +318,20 @@ def test_the_benchmarks_real_vector_table_gives_every_approximate_row_its_recall
     for index in ("FAISS HNSW", "Qdrant Edge HNSW", "pgvector HNSW"):
         rows = [line for line in out.splitlines() if line.strip().startswith(index)]
         assert rows and all(len(line.split()) > 6 for line in rows), index
+
+
+def test_copy_vectors_writes_each_row_number_label_and_float32_vector_in_one_binary_copy(server):
+    import numpy as np
+
+    vectors = np.array([[0.25, -1.5, 3.0], [1e-7, 0.0, -2.0]], dtype=np.float32)
+    with server.connect() as conn:
+        conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
+        conn.execute("CREATE TABLE copied (id int PRIMARY KEY, label text, embedding vector(3))")
+        assert postgres.copy_vectors(conn, "copied", vectors, ["a", "é"]) == 2
+        rows = conn.execute("SELECT id, label, embedding::text FROM copied ORDER BY id").fetchall()
+        conn.execute("DROP TABLE copied")
+    assert [(i, label) for i, label, _ in rows] == [(0, "a"), (1, "é")]
+    back = np.array([json.loads(text) for _, _, text in rows], dtype=np.float32)
+    assert np.array_equal(back, vectors)
+    with pytest.raises(ValueError, match="one label per vector"):
+        postgres.copy_vectors(None, "copied", vectors, ["a"])
