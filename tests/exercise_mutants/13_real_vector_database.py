@@ -77,3 +77,8 @@ WRONG = [
                   if (p.score + 1) / 2 >= threshold)
 '''),
 ]
+
+EQUIVALENT = {
+    "exercise 3, line 5: 6 -> 7": "corpus holds six documents: k=7 returns the same six hits "
+    "as k=6, from the real store as from the check's stand-in",
+}
