@@ -73,3 +73,20 @@ WRONG = [
 '''),
     Wrong(3, "stub_untouched", STUB),
 ]
+
+# Mutants of the solutions that change nothing a check could see (tools/mutation.py).
+EQUIVALENT = {
+    "exercise 2, line 6: 12 -> 13": (
+        "a thirteenth head slices columns 384 to 416 of a 384-wide array: an empty slice, so it "
+        "adds a (texts, pieces, 0) block and the concatenation is unchanged"),
+    "exercise 2, line 11: Sub -> Add": (
+        "softmax is the same whatever constant each row is shifted by; subtracting the row's "
+        "maximum only keeps exp from overflowing, which needs float32 scores above about 44; "
+        "between real pieces this model's scores stay below 30 (28 in the first layer, under 10 "
+        "after it, on the check's batches with each layer's real input)"),
+    "exercise 2, line 10: 1000000000.0 -> 1000000001.0": (
+        "any large negative score gives a padding key weight 0 after exp: -1e9 and -1e9-1 are "
+        "both exactly 0 in float32 arithmetic"),
+    "exercise 3, line 7: Lt -> LtE": (
+        "i == j cannot happen: the diagonal is -inf, so no text is its own nearest neighbour"),
+}

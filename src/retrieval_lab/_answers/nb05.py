@@ -72,6 +72,8 @@ def attention_problems(attend) -> str | None:
     for texts, layer in attention_cases():
         batch = minilm.tokenize(texts)
         x = minilm.embed_tokens(batch.ids, w)
+        for earlier in range(layer):  # the layer's real input: scores grow large in later layers
+            x = minilm.encoder_layer(x, batch.mask, w, earlier)
         want = minilm.self_attention(x, batch.mask, w, layer)
         got = np.asarray(attend(x.copy(), batch.mask.copy(), layer))
         real_rows = batch.mask[:, :, None] > 0  # nothing reads a padding row
