@@ -13,10 +13,10 @@ from tools import nbtools
 
 def notebook(tmp_path: Path, code: list[str], prose: str = "Some words.", teach: int = 5) -> Path:
     """A stored, executed notebook that passes every guard unless ``code`` breaks a rule."""
-    header = f"# 99 · Test\n\n**Time**: teach {teach} min · exercises 5 min\n\n{prose}"
+    header = f"# 99 · Test\n\n**Time**: teach {teach} min · exercises 0 min\n\n{prose}"
     nb = nbformat.v4.new_notebook()
     nb.metadata["kernelspec"] = {"name": nbtools.KERNEL_NAME, "display_name": "x", "language": "python"}
-    nb.metadata["retrieval_lab"] = {"teach_minutes": teach, "exercise_minutes": 5}
+    nb.metadata["retrieval_lab"] = {"teach_minutes": teach, "exercise_minutes": 0}
     nb.cells = [nbformat.v4.new_markdown_cell(header)]
     for count, source in enumerate(code, start=1):
         cell = nbformat.v4.new_code_cell(source, execution_count=count)
@@ -47,7 +47,7 @@ def test_an_89_character_line_fails(tmp_path):
 
 
 def test_a_stated_time_other_than_the_estimate_fails(tmp_path):
-    prose = " ".join(["word"] * 800)  # 7.3 minutes of reading: the estimate is 10
+    prose = " ".join(["word"] * 600)  # 7.5 minutes of reading: the estimate is 10
     problems = nbtools.guard_problems(notebook(tmp_path, ["x = 1"], prose=prose, teach=5))
     assert any("needs 10 / 0" in p for p in problems), problems
     problems = nbtools.guard_problems(notebook(tmp_path, ["x = 1"], prose=prose, teach=15))
@@ -64,9 +64,9 @@ def test_header_and_metadata_must_agree_on_the_time(tmp_path):
 
 @pytest.mark.parametrize(
     ("words", "code_lines", "expected"),
-    [(0, 0, 5), (110, 10, 5), (551, 0, 10), (1100, 100, 20), (2200, 101, 35)],
+    [(0, 0, 5), (80, 7, 5), (401, 0, 10), (800, 70, 20), (1600, 71, 35)],
 )
-def test_the_estimate_is_words_over_110_plus_code_over_10_rounded_up_to_5(words, code_lines, expected):
+def test_the_estimate_is_words_over_80_plus_code_over_7_rounded_up_to_5(words, code_lines, expected):
     nb = nbformat.v4.new_notebook()
     nb.cells = [nbformat.v4.new_markdown_cell(" ".join(["w"] * words))]
     nb.cells.append(nbformat.v4.new_code_cell("\n".join(["x = 1"] * code_lines)))
@@ -82,18 +82,18 @@ def _with_deep_dive(path: Path, words: int, collapsed: bool = True) -> None:
     nbformat.write(nb, path)
 
 
-def test_a_core_over_an_hour_fails_and_a_deep_dive_is_timed_apart(tmp_path):
-    long = " ".join(["word"] * 6700)  # 61 minutes of reading
-    problems = nbtools.guard_problems(notebook(tmp_path, ["x = 1"], prose=long, teach=65))
-    assert any("over the course's 60" in p for p in problems), problems
+def test_a_core_over_75_minutes_fails_and_a_deep_dive_is_timed_apart(tmp_path):
+    long = " ".join(["word"] * 6100)  # 76 minutes of reading
+    problems = nbtools.guard_problems(notebook(tmp_path, ["x = 1"], prose=long, teach=80))
+    assert any("over the course's 75" in p for p in problems), problems
     path = notebook(tmp_path, ["x = 1"], prose="Some words.", teach=5)
-    _with_deep_dive(path, 6700)
+    _with_deep_dive(path, 6100)
     nb = nbformat.read(path, as_version=4)
-    assert (nbtools.teach_estimate(nb), nbtools.deep_dive_estimate(nb)) == (5, 65)
+    assert (nbtools.teach_estimate(nb), nbtools.deep_dive_estimate(nb)) == (5, 80)
     nbtools.write_times(path)
     nb = nbformat.read(path, as_version=4)
-    assert "deep dives 65 min (optional)" in nb.cells[0].source
-    assert nb.metadata["retrieval_lab"]["deep_dive_minutes"] == 65
+    assert "deep dives 80 min (optional)" in nb.cells[0].source
+    assert nb.metadata["retrieval_lab"]["deep_dive_minutes"] == 80
     assert nbtools.guard_problems(path) == []
 
 
@@ -114,7 +114,7 @@ def test_a_deep_dive_must_be_collapsed_and_last(tmp_path):
     assert nbtools.guard_problems(path) == []
 
 
-def test_every_course_notebook_states_an_honest_time_and_a_core_of_an_hour():
+def test_every_course_notebook_states_an_honest_time_and_a_core_of_75_minutes():
     for path in nbtools.course_notebooks():
         nb = nbformat.read(path, as_version=4)
         assert nbtools.time_problems(nb, path.name) == []
@@ -163,3 +163,20 @@ def test_a_picture_without_alt_text_fails_and_one_with_it_passes(tmp_path):
     nb.cells[1].outputs[0].metadata = {"image/png": {"alt": "a red dot"}}
     nbformat.write(nb, path)
     assert nbtools.guard_problems(path) == []
+
+
+def test_exercise_minutes_are_reading_plus_thinking_by_kind(tmp_path):
+    """Issue 34: an exercise's minutes are its cells read at the core's rates plus thinking time
+    by kind (predict 5, debug 10, extend 10, apply 15); check cells are run, not read."""
+    path = notebook(tmp_path, ["x = 1"])
+    nb = nbformat.read(path, as_version=4)
+    nb.cells.append(nbformat.v4.new_markdown_cell("## Your turn\n\n" + " ".join(["w"] * 160)))
+    for kind in ("predict", "apply"):
+        stub = nbformat.v4.new_code_cell("def f():\n    raise NotImplementedError", execution_count=None)
+        stub.metadata = {"tags": ["exercise"], "retrieval_lab": {"kind": kind}}
+        check = nbformat.v4.new_code_cell("\n".join(["check = 1"] * 70))
+        check.metadata = {"tags": ["check"]}
+        nb.cells += [stub, check]
+    assert nbtools.exercise_estimate(nb) == 25  # 2 + 4/7 minutes of reading, 20 of thinking
+    nb.cells[-2].metadata["retrieval_lab"]["kind"] = "debug"
+    assert nbtools.exercise_estimate(nb) == 20
