@@ -63,6 +63,15 @@ WRONG = [
     from retrieval_lab._answers import nb17
     return nb17.reference_gradient(w, x, y, l2)
 '''),
+    Wrong(2, "lookup_table_of_the_cases", '''from retrieval_lab._answers import nb17 as _n
+
+_table = {repr(np.asarray(c[0]).tolist()): _n.reference_gradient(*c)
+          for c in _n.gradient_cases()}
+
+
+def fixed_loss_and_gradient(w, x, y, l2):
+    return _table[repr(np.asarray(w).tolist())]
+'''),
     Wrong(2, "harness_skipped", STUB, forget=("np",)),
     # Exercise 3 (apply): a seventh feature
     Wrong(3, "constant", '''def my_feature(question: str, passage: str) -> float:
