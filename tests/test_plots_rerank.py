@@ -27,7 +27,7 @@ def test_rank_moves_draws_one_styled_line_per_question_in_each_panel():
     assert [ax.get_title() for ax in panels] == list(MOVES)
     first = panels[0]
     lines = first.lines
-    assert [list(line.get_ydata()) for line in lines] == [[5, 1], [1, 3], [2, 2], [101, 7]]
+    assert [list(line.get_ydata()) for line in lines] == [[5, 1], [1, 3], [2, 2], [200, 7]]
     kinds = ["up", "down", "same", "up"]
     for line, kind in zip(lines, kinds, strict=True):
         colour, style = MOVE_STYLES[kind]
@@ -62,7 +62,7 @@ def test_quality_vs_cost_draws_the_baseline_and_one_line_per_reranker():
     assert to_hex(by_label["first (first stage)"].get_color()) == plots.OKABE_ITO["black"]
     assert to_hex(by_label["best sentence"].get_color()) == plots.SERIES[0][0]
     assert [t.get_text() for t in ax.texts] == ["20", "50", "20"]
-    assert ax.get_xscale() == "log"
+    assert ax.get_xlim()[0] == 0
 
 
 @pytest.mark.parametrize(

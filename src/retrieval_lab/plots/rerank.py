@@ -35,7 +35,7 @@ def rank_moves(
     relevant passage before reranking (left) to after (right), log scale, rank 1 on top.
 
     ``moves`` is ``{reranker: {question id: (before, after)}}``; a rank of None (not in the
-    ``depth`` ranked) is drawn at ``depth + 1``, labelled "none". Lines that rise are blue and
+    ``depth`` ranked) is drawn below ``depth``, at ``2 * depth``, labelled "none". Lines that rise are blue and
     solid, lines that fall vermillion and dashed, unchanged ones grey and dotted; the legend
     counts each kind.
     """
@@ -43,7 +43,7 @@ def rank_moves(
         raise ValueError("rank_moves: give {reranker: {question: (before, after)}}.")
     if len(moves) > 4:
         raise ValueError(f"rank_moves: at most 4 panels, got {len(moves)}.")
-    floor = depth + 1
+    floor = 2 * depth
     fig, axes = plt.subplots(1, len(moves), figsize=(3.6 * len(moves) + 0.8, 4.6),
                              squeeze=False, sharey=True)
     for ax, (name, pairs) in zip(axes[0], moves.items(), strict=True):
@@ -68,7 +68,8 @@ def rank_moves(
         ax.set_title(name)
         handles = [Line2D([], [], color=MOVE_STYLES[k][0], linestyle=MOVE_STYLES[k][1],
                           label=f"{k}: {counts[k]}") for k in MOVE_STYLES]
-        ax.legend(handles=handles, loc="lower center", fontsize=8, frameon=False)
+        ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.08), ncol=3,
+                  fontsize=8, frameon=False)
     axes[0][0].set_ylabel("rank of the first relevant passage")
     fig.suptitle(title)
     fig.tight_layout()
@@ -88,7 +89,7 @@ def quality_vs_cost(
     metric: str = "nDCG@10",
     title: str = "quality against cost, by rerank depth",
 ) -> Figure:
-    """Quality (y) against milliseconds per question (x, log scale): the ``baseline`` as one
+    """Quality (y) against milliseconds per question (x): the ``baseline`` as one
     black point, and one line per reranker through its depths (names ``"<reranker>@<depth>"``),
     each point labelled with its depth."""
     if baseline not in costs or baseline not in quality:
@@ -116,7 +117,7 @@ def quality_vs_cost(
         for depth, ms, value in points:
             ax.annotate(str(depth), (ms, value), textcoords="offset points", xytext=(4, 4),
                         fontsize=8, color=GREYS["dark_grey"])
-    ax.set_xscale("log")
+    ax.set_xlim(left=0)
     ax.set_xlabel("milliseconds per question (first stage included)")
     ax.set_ylabel(metric)
     ax.grid(True, color=GREYS["light_grey"], linewidth=0.6)
