@@ -180,11 +180,18 @@ def planned_exports(notebooks: Iterable[Path] | None = None) -> dict[Path, str]:
         "",
         *init_lines,
         "",
-        f"__all__ = {sorted(all_names)!r}",
+        f"__all__ = {sorted(all_names, key=_isort_key)!r}",
         "",
     ]
     files[SCRATCH / "__init__.py"] = "\n".join(init)
     return files
+
+
+def _isort_key(name: str) -> tuple[int, list]:
+    """ruff's RUF022 order for ``__all__``: CONSTANTS, then CamelCase, then the rest, each group
+    in natural order (digits compared as numbers), so the generated file stays ruff-clean."""
+    group = 0 if name.isupper() else 1 if name[:1].isupper() else 2
+    return group, [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", name)]
 
 
 _MARKER = re.compile(r"^# %% (?P<notebook>\S+), cell (?P<cell>\d+)$")
