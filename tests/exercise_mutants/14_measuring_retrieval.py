@@ -163,3 +163,25 @@ WRONG = [
 '''),
     Wrong(4, "the_same_question_twice", _mine(q1='"Can a lambda contain a statement?"')),
 ]
+
+_ANY_RESAMPLES = ("a bootstrap or a randomization test with 10,001 resamples is as right as "
+                  "with 10,000: the exercise asks for at least 10,000, and the check allows for "
+                  "Monte Carlo error")
+_ANY_SEED = ("the default seed is the learner's choice: any seed gives a right answer within "
+             "the Monte Carlo error the check allows")
+
+EQUIVALENT = {
+    "exercise 2, line 2: 10000 -> 10001": _ANY_RESAMPLES,
+    "exercise 2, line 2: 0 -> 1": _ANY_SEED,
+    "exercise 3, line 2: 10000 -> 10001": _ANY_RESAMPLES,
+    "exercise 3, line 2: 0 -> 1": _ANY_SEED,
+    "exercise 3, line 11: GtE -> Gt": (
+        "the comparison already subtracts a slack of 1e-12 from the observed mean, so > and >= "
+        "differ only for a resampled mean exactly 1e-12 below it: ties still count either way"),
+    "exercise 3, line 12: 1 -> 2": (
+        "counting the observed assignment twice (or dividing by resamples + 2) moves the p-value "
+        "by at most 1/10,001: inside the Monte Carlo error of a 10,000-resample p-value, and, "
+        "where the exact p-value is near 0, the same as one chance resample as extreme as the "
+        "observed one (about 1 seed in 50 for the check's twenty-wins case), which a right "
+        "function must be allowed"),
+}
