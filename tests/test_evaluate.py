@@ -369,3 +369,22 @@ def test_the_split_is_fixed_stratified_and_halves_the_shipped_questions():
     assert fingerprint == FIXED_DEV_FINGERPRINT
     with pytest.raises(ValueError, match="dev, test, all"):
         evaluate.split_questions(questions, "train")
+
+
+def test_a_module_given_with_with_adds_its_rows_to_the_command(tmp_path):
+    plugin = tmp_path / "extra_rows_for_test.py"
+    plugin.write_text(
+        "from retrieval_lab import evaluate\n"
+        "evaluate.register_retriever('BM25 again', lambda standard, chunks: standard['BM25'],"
+        " compare_with=('BM25',))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "retrieval_lab.evaluate", "--questions", str(TINY),
+         "--resamples", "50", "--with", "extra_rows_for_test"],
+        capture_output=True, text=True, check=False,
+        env={**__import__("os").environ, "PYTHONPATH": str(tmp_path)},
+    )
+    assert done.returncode == 0, done.stderr
+    assert "BM25 again" in done.stdout.split("\n\n")[1]  # a row of the score table
+    assert any(line.split()[:4] == ["BM25", "again", "BM25", "+0.0000"]
+               for line in done.stdout.split("\n\n")[2].splitlines())  # and a pair

@@ -978,4 +978,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    # Run as ``python -m``, this file is ``__main__``, a second copy of the module: a module
+    # imported by ``--with`` registers its rows with ``retrieval_lab.evaluate``, so run that one.
+    from retrieval_lab.evaluate import main as _importable_main
+
+    raise SystemExit(_importable_main())
