@@ -296,7 +296,7 @@ def rows_of(output: str) -> tuple[list[str], list[str]]:
 @pytest.mark.parametrize("path", [shipped_or_small(), TINY], ids=["shipped", "tiny"])
 def test_the_command_prints_one_row_per_retriever(path, capsys):
     argv = [] if path == evaluate.shipped_questions_path() else ["--questions", str(path)]
-    assert evaluate.main([*argv, "--k", "3", "--resamples", "200"]) == 0
+    assert evaluate.main([*argv, "--k", "3", "--resamples", "200", "--no-rerank"]) == 0
     output = capsys.readouterr().out
     names, lines = rows_of(output)
     assert names == ["keyword", "BagOfWords", "BM25", "MiniLM", "MiniLM + MMR", "hybrid (RRF)"]
@@ -307,6 +307,20 @@ def test_the_command_prints_one_row_per_retriever(path, capsys):
     paired = output.strip().split("\n\n")[2].splitlines()
     assert paired[1].split()[:6] == ["a", "b", "a", "−", "b", "95%"]
     assert len(paired) == 2 + len(evaluate.STANDARD_PAIRS)
+
+
+@pytest.mark.parametrize("path", [shipped_or_small(), TINY], ids=["shipped", "tiny"])
+def test_the_command_adds_the_second_stage_by_default(path, capsys):
+    """Issue 33: the table answers "does a second stage pay here?" on any question file."""
+    argv = [] if path == evaluate.shipped_questions_path() else ["--questions", str(path)]
+    assert evaluate.main([*argv, "--resamples", "200"]) == 0
+    output = capsys.readouterr().out
+    names, _ = rows_of(output)
+    reranked = [f"{name}@{depth}" for name in ("best sentence", "learned") for depth in (20, 50, 100)]
+    assert names[:6] == ["keyword", "BagOfWords", "BM25", "MiniLM", "MiniLM + MMR", "hybrid (RRF)"]
+    assert set(reranked) <= set(names) and "hybrid (RRF), 100 deep" in names
+    paired = output.strip().split("\n\n")[2]
+    assert all(f"{row}  " in paired for row in reranked)
 
 
 def test_the_command_takes_a_split(capsys):

@@ -12,7 +12,9 @@ passage collapsed first), runs every retriever on every question and prints, lik
 
 ``--split dev|test|all`` picks a fixed half of the questions (``split_questions``);
 ``--trec-run DIR`` also writes one TREC run file per retriever and the qrels, for trec_eval or
-ranx; ``--with MODULE`` imports a module that adds rows (``register_retriever``). Notebook 14
+ranx; ``--with MODULE`` imports a module that adds rows (``register_retriever``); the second
+stage's rows (``retrieval_lab.rerank``: two rerankers over the hybrid's top 20, 50 and 100, each
+paired with that first stage) come by default, ``--no-rerank`` leaves them out. Notebook 14
 calls the same functions; everything runs offline.
 
 This module is an application at the top of the course's stack: it scores with the metrics and
@@ -949,8 +951,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="also write one TREC run file per retriever and the qrels here")
     parser.add_argument("--with", dest="modules", action="append", default=[],
                         metavar="MODULE", help="import MODULE first: it may register rows "
-                        "with evaluate.register_retriever (e.g. retrieval_lab.rerank)")
+                        "with evaluate.register_retriever")
+    parser.add_argument("--no-rerank", action="store_true",
+                        help="leave out the second stage's rows (retrieval_lab.rerank, which "
+                        "is imported by default: does a reranker pay on these questions?)")
     args = parser.parse_args(argv)
+    if not args.no_rerank and "retrieval_lab.rerank" not in args.modules:
+        args.modules.append("retrieval_lab.rerank")
     if args.k < 1 or args.resamples < 1:
         parser.error("--k and --resamples must be at least 1")
     if args.metric not in metric_functions(args.k):
