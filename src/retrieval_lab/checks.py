@@ -27,6 +27,7 @@ teacher"):
 from __future__ import annotations
 
 import ast
+import gc
 import inspect
 import sys
 import textwrap
@@ -174,17 +175,44 @@ def _namespaces() -> list[dict[str, Any]]:
     return spaces
 
 
+def code_sharers(targets: Sequence[Any]) -> dict[types.CodeType, list[types.FunctionType]]:
+    """For each Python function among ``targets``, the other functions that run its very code.
+
+    A learner can make a second function from the oracle's code object
+    (``types.FunctionType(oracle.__code__, oracle.__globals__)``) before the check runs; it
+    shares the code object, so one walk of the garbage collector's objects finds it.
+    """
+    codes = {}
+    for target in targets:
+        if isinstance(target, tuple):
+            continue
+        function = getattr(target, "__func__", target)
+        if isinstance(function, types.FunctionType):
+            codes[id(function.__code__)] = function.__code__
+    found: dict[types.CodeType, list[types.FunctionType]] = {}
+    if not codes:
+        return found
+    for referrer in gc.get_referrers(*codes.values()):
+        if isinstance(referrer, types.FunctionType) and id(referrer.__code__) in codes:
+            found.setdefault(referrer.__code__, []).append(referrer)
+    return found
+
+
 @contextmanager
-def refusing(*targets: Any) -> Iterator[list[str]]:
+def refusing(*targets: Any, sharers: dict | None = None) -> Iterator[list[str]]:
     """While the block runs, each target refuses to be called; yields the names of those called.
 
     A target is a Python function or method (its code is swapped, so every reference to it
-    refuses), a bound method (its function's code), an ``(owner, "attr")`` pair (the attribute is
+    refuses, and so does every function made from the same code: ``sharers``, from
+    ``code_sharers(targets)``, found here when not given), a bound method (its function's
+    code), an ``(owner, "attr")`` pair (the attribute is
     replaced), or any other callable, such as a builtin (replaced wherever the notebook or a
     loaded module binds it). Everything is put back when the block ends.
     """
     called: list[str] = []
     undo: list[Callable[[], None]] = []
+    if sharers is None:
+        sharers = code_sharers(targets)
 
     def refuser(name: str) -> Callable[..., Any]:
         def refuse(*_args: Any, **_kwargs: Any) -> Any:
@@ -205,9 +233,13 @@ def refusing(*targets: Any) -> Iterator[list[str]]:
             function = getattr(target, "__func__", target)
             if isinstance(function, types.FunctionType):
                 code = function.__code__
-                swapped = _refusing_code(function, lambda a, k, n=name: refuser(n)(*a, **k))
-                function.__code__ = swapped
-                undo.append(lambda f=function, c=code: setattr(f, "__code__", c))
+                refuse = lambda a, k, n=name: refuser(n)(*a, **k)  # noqa: E731
+                # the function, and every copy made from its code before the check
+                # (types.FunctionType(oracle.__code__, ...)): each refuses
+                for each in [function, *sharers.get(code, [])]:
+                    if each.__code__ is code:
+                        each.__code__ = _refusing_code(each, refuse)
+                        undo.append(lambda f=each, c=code: setattr(f, "__code__", c))
                 continue
             if not callable(target):
                 raise TypeError(f"refusing() takes functions, methods or (owner, 'attr') pairs, got {target!r}")
@@ -227,9 +259,10 @@ def guarded(attempt: Callable[..., Any], refuse: Sequence[Any]) -> Callable[...,
     """``attempt`` that runs with ``refuse`` refusing, and raises Refused if any was called."""
     if not refuse:
         return attempt
+    sharers = code_sharers(refuse)
 
     def run(*args: Any, **kwargs: Any) -> Any:
-        with refusing(*refuse) as called:
+        with refusing(*refuse, sharers=sharers) as called:
             value = attempt(*args, **kwargs)
         if called:
             raise Refused(called[0])
@@ -310,10 +343,11 @@ def check_function(
             return _missing_name(exercise, exc)
         except Exception as exc:
             expectations.append((True, exc))
+    sharers = code_sharers(refuse)
     for case, (expected_raised, expected) in zip(cases, expectations, strict=True):
         args, kwargs = _call_args(case)
         try:
-            with refusing(*refuse) as called:
+            with refusing(*refuse, sharers=sharers) as called:
                 got = attempt(*args, **kwargs)
         except NotImplementedError:
             return _not_attempted(exercise)

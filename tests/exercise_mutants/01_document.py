@@ -82,6 +82,16 @@ def unique(docs):
 def unique(docs):
     return nb01.kept_by_equality(docs)
 '''),
+    Wrong(2, "oracle_code_copied_into_a_new_function", '''import types
+
+from retrieval_lab._answers import nb01
+
+_kept = types.FunctionType(nb01.kept_by_equality.__code__, nb01.kept_by_equality.__globals__)
+
+
+def unique(docs):
+    return _kept(docs)
+'''),
     # Exercise 3 (extend): a copy whose metadata shares nothing with the original.
     Wrong(3, "harness_skipped", STUB, forget=("RealDocument",)),
     Wrong(3, "same_object", '''def detached(doc):
