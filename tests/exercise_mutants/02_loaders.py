@@ -38,6 +38,15 @@ WRONG = [
             if text.strip():
                 yield Document(text, metadata={"source": source, "line": number})
 '''),
+    Wrong(2, "reads_the_buffer_past_the_counting_stream", '''import io
+
+
+def lazy_lines(stream, source):
+    lines = io.StringIO.getvalue(stream).splitlines()
+    for number, line in enumerate(lines, start=1):
+        if line.strip():
+            yield Document(line, metadata={"source": source, "line": number})
+'''),
     Wrong(2, "calls_log_lines", '''def lazy_lines(stream, source):
     yield from log_lines(stream, source)
 '''),
