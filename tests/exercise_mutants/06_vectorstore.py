@@ -104,5 +104,15 @@ WRONG = [
         stored.append(id_)
     return stored
 '''),
+    Wrong(3, "longer_metadatas_accepted", '''def dict_add_texts(self, texts, metadatas=None, *, ids=None, **kwargs):
+    texts, given, stored = list(texts), iter(ids or []), []
+    if metadatas is not None and len(metadatas) < len(texts):
+        raise ValueError("a text without metadata")
+    for n, text in enumerate(texts):
+        id_ = next(given, None) or str(uuid.uuid4())
+        self.store[id_] = RealDocument(text, metadata=metadatas[n] if metadatas else {}, id=id_)
+        stored.append(id_)
+    return stored
+'''),
     Wrong(3, "stub_untouched", STUB),
 ]

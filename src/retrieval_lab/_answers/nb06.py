@@ -242,11 +242,14 @@ def dict_store_problems(attempt) -> str | None:
             metadata = metadatas[position] if metadatas else {}
             if store.store.get(id_) != Document(text, metadata=metadata, id=id_):
                 return f"{call}: under {id_!r} the store holds {store.store.get(id_)!r:.80}"
-    try:
-        store.add_texts(["a", "b"], metadatas=[{"n": 1}])
-    except ValueError:
-        return None
-    return "add_texts(['a', 'b'], metadatas=[{'n': 1}]) should raise ValueError, as the real one does"
+    for texts, metadatas in ((["a", "b"], [{"n": 1}]), (["a"], [{"n": 1}, {"n": 2}])):
+        try:
+            store.add_texts(texts, metadatas=metadatas)
+        except ValueError:
+            continue
+        return (f"add_texts({texts}, metadatas={metadatas}) should raise ValueError: "
+                "metadatas of another length than texts, shorter or longer")
+    return None
 
 
 def add_texts_refused() -> list[Any]:
