@@ -85,3 +85,45 @@ EQUIVALENT = {
     "exercise 2, line 13: True -> False": "zip's strict flag: total and the word's scores both "
     "hold one score per document, so their lengths never differ and strict never fires",
 }
+
+# Found by a blind review: SQLite reached without `connect` or a bound `Connection`.
+WRONG += [
+    Wrong(2, "asks_sqlite_through_object_subclasses", '''def sqlite_bm25_scores(query, docs):
+    [connection] = [c for c in object.__subclasses__()
+                    if c.__name__ == "Connection" and c.__module__ == "sqlite3"]
+    db = connection(":memory:")
+    db.execute("CREATE VIRTUAL TABLE t USING fts5(body)")
+    db.executemany("INSERT INTO t (rowid, body) VALUES (?, ?)",
+                   [(i, " ".join(split_terms(d.page_content))) for i, d in enumerate(docs)])
+    found = [0.0] * len(docs)
+    words = " OR ".join(f'"{w}"' for w in split_terms(query))
+    if words:
+        for row, score in db.execute("SELECT rowid, -bm25(t) FROM t WHERE t MATCH ?", (words,)):
+            found[row] = score
+    return found
+'''),
+    Wrong(2, "asks_sqlite_opened_before_the_check", '''import sqlite3 as _sq
+_db = _sq.connect(":memory:")
+
+def sqlite_bm25_scores(query, docs):
+    _db.execute("DROP TABLE IF EXISTS t")
+    _db.execute("CREATE VIRTUAL TABLE t USING fts5(body)")
+    _db.executemany("INSERT INTO t (rowid, body) VALUES (?, ?)",
+                   [(i, " ".join(split_terms(d.page_content))) for i, d in enumerate(docs)])
+    found = [0.0] * len(docs)
+    words = " OR ".join(f'"{w}"' for w in split_terms(query))
+    if words:
+        for row, score in _db.execute("SELECT rowid, -bm25(t) FROM t WHERE t MATCH ?", (words,)):
+            found[row] = score
+    return found
+'''),
+    Wrong(2, "oracle_module_patched_before_the_check", '''from retrieval_lab._answers import nb09 as _nb09
+try:
+    _nb09.sqlite_cases = lambda *a, **k: []
+except AttributeError:
+    pass
+
+def sqlite_bm25_scores(query, docs):
+    return bm25_scores(query, docs, k1=1.2)
+'''),
+]

@@ -9,6 +9,8 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any
 
+from retrieval_lab._answers._guard import frozen, no_calls_on
+
 #: Exercise 1's documents, as its table shows them.
 SNAKES = (
     ("s1", "python python python python python"),
@@ -121,8 +123,16 @@ def sqlite_scores(query: str, corpus: str) -> list[float]:
 def scores_of(function: Callable[[str, Sequence[Any]], list[float]]) -> Callable[[str, str], Any]:
     """The learner's ``sqlite_bm25_scores`` on a named corpus (fresh documents each call)."""
 
+    import _sqlite3
+
+    sqlite_kinds = (_sqlite3.Connection, _sqlite3.Cursor)  # read now: `refused` replaces them
+
     def run(query: str, corpus: str) -> Any:
-        return function(query, _documents(corpus))
+        documents = _documents(corpus)
+        # a connection opened before the check, or made from the class found another way
+        # (object.__subclasses__()), is no name `refused` can replace: its methods refuse
+        with no_calls_on(sqlite_kinds, "a SQLite connection"):
+            return function(query, documents)
 
     run.__name__ = getattr(function, "__name__", "sqlite_bm25_scores")
     return run
@@ -162,3 +172,6 @@ def refused() -> tuple:
     import _sqlite3
 
     return (_sqlite3.connect, _sqlite3.Connection, sqlite_scores, _sqlite_scores)
+
+
+frozen(__name__)  # a cell before the check cannot swap the oracle or the cases
