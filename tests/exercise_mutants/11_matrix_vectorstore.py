@@ -105,3 +105,22 @@ WRONG = [
     return nb11.numpy_read_ms(n, d, gb_per_s, dtype, batch)
 '''),
 ]
+
+# Found by a blind review: the oracle reached before the check runs.
+WRONG += [
+    Wrong(2, "oracle_table_made_before_the_check", '''from retrieval_lab._answers import nb11 as _nb11
+_table = {}
+for _m, _i, _q, _k, _keep in _nb11.top_ids_cases():
+    _table[(_q.tobytes(), _k, tuple(_i), tuple(map(_keep, _i)))] = _nb11.real_top_ids(_m, _i, _q, _k, _keep)
+
+def top_ids(matrix, ids, query, k, keep):
+    return _table[(query.tobytes(), k, tuple(ids), tuple(map(keep, ids)))]
+'''),
+    Wrong(3, "oracle_swapped_for_mine_before_the_check", '''from retrieval_lab._answers import nb11 as _nb11
+
+def read_ms(n, d, gb_per_s, dtype="float32", batch=1):
+    return n * d * 4 / (gb_per_s * 1e9) * 1e3 / batch
+
+_nb11.numpy_read_ms = read_ms
+'''),
+]
