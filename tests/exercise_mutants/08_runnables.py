@@ -82,6 +82,25 @@ WRONG = [
         ]
         return first.with_fallbacks(rest).invoke(input, **kwargs)
 '''),
+    Wrong(2, "real_fallbacks_run_asynchronously", '''import asyncio
+import concurrent.futures
+
+from langchain_core.runnables.fallbacks import RunnableWithFallbacks
+
+
+class Fallbacks(Runnable):
+    def __init__(self, primary, *fallbacks):
+        self.runnables = [coerce_to_runnable(r) for r in (primary, *fallbacks)]
+
+    def invoke(self, input, config=None, **kwargs):
+        first, *rest = [
+            RealRunnableLambda(lambda x, r=r, **kw: r.invoke(x, config, **kw))
+            for r in self.runnables
+        ]
+        chain = RunnableWithFallbacks(runnable=first, fallbacks=rest)
+        with concurrent.futures.ThreadPoolExecutor(1) as pool:  # a loop of its own
+            return pool.submit(asyncio.run, chain.ainvoke(input, **kwargs)).result()
+'''),
     Wrong(2, "calls_the_oracle", '''class Fallbacks(Runnable):
     def __init__(self, primary, *fallbacks):
         self.runnables = [coerce_to_runnable(r) for r in (primary, *fallbacks)]

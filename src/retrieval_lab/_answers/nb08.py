@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import types
 from collections.abc import Callable
 from typing import Any
 
@@ -134,9 +135,8 @@ def refused() -> tuple:
     from langchain_core.runnables import Runnable
     from langchain_core.runnables.fallbacks import RunnableWithFallbacks
 
-    return (
-        Runnable.with_fallbacks,
-        RunnableWithFallbacks.invoke,
-        RunnableWithFallbacks.batch,
-        real_fallbacks,
-    )
+    # every method the real class defines: its invoke, and its ainvoke, stream, batch...
+    # (asyncio.run(RunnableWithFallbacks(...).ainvoke(...)) got ✓ when only invoke refused)
+    own = [value for value in vars(RunnableWithFallbacks).values()
+           if isinstance(value, types.FunctionType)]
+    return (Runnable.with_fallbacks, *own, real_fallbacks)
