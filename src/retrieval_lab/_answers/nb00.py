@@ -131,9 +131,16 @@ def _source_of(function: types.FunctionType) -> str:
                 continue
             seen.add(name)
             value = space[name]
-            if isinstance(value, types.FunctionType) and value.__module__ == "__main__":
+            if isinstance(value, types.ModuleType):  # `import hashlib` in the learner's cell
+                parts.append(f"import {value.__name__} as {name}")
+            elif isinstance(value, types.FunctionType) and value.__module__ == "__main__":
                 add(value)
                 parts.append(textwrap.dedent(inspect.getsource(value)))
+            elif (isinstance(value, type | types.FunctionType | types.BuiltinFunctionType)
+                  and getattr(value, "__module__", "__main__") not in ("__main__", "builtins")
+                  and "<" not in getattr(value, "__qualname__", "<")
+                  and "." not in value.__qualname__):  # `from uuid import uuid5`
+                parts.append(f"from {value.__module__} import {value.__qualname__} as {name}")
             elif isinstance(value, str | int | float | bool | tuple | list | dict):
                 try:
                     if ast.literal_eval(repr(value)) == value:
