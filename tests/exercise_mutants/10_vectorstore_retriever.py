@@ -95,3 +95,13 @@ EQUIVALENT = {
     "for every step up to 50, so rounding to two decimals gives the same 51 thresholds "
     "(checked for all 51)",
 }
+
+# Found by a blind review: no irrelevant pair at all.
+WRONG += [
+    Wrong(3, "no_irrelevant_pairs_crash_max", '''def safe_threshold(relevant, irrelevant):
+    top = max(irrelevant)
+    if top >= 1.0:
+        raise ValueError("no threshold of the grid keeps it out")
+    return next(t for t in (round(0.5 + s / 100, 2) for s in range(51)) if t > top)
+'''),
+]

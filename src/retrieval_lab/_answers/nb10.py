@@ -9,6 +9,8 @@ from contextlib import contextmanager
 from functools import lru_cache
 from typing import Any
 
+from retrieval_lab._answers._guard import frozen
+
 #: Build it's three documents.
 ROWS = (
     ("cat", "A cat sleeps sixteen hours a day."),
@@ -229,6 +231,7 @@ def _score_sets(seed: int = 11) -> dict[str, tuple[list[float], list[float]]]:
         "one irrelevant pair at 0.58": ([0.9], [0.58]),
         "one irrelevant pair at 0.29": ([0.9], [0.29]),
         "irrelevant at 0.995": ([0.999], [0.995, 0.1]),
+        "no irrelevant pair": ([0.9, 0.7], []),  # nothing to keep out: the lowest, 0.5
     }
     rng = random.Random(seed)
     for n in range(8):
@@ -269,3 +272,6 @@ def threshold_problems(choose: Callable[[list[float], list[float]], float]) -> s
     if leaks:
         return f"the real retriever at {chosen} returns irrelevant texts {leaks}"
     return None
+
+
+frozen(__name__)  # a cell before the check cannot swap the oracle or the cases
