@@ -70,6 +70,25 @@ def unique(docs):
             kept.append(doc)
     return kept
 '''),
+    Wrong(2, "freeze_key_sets_as_sorted_tuples", '''def freeze(value):
+    if isinstance(value, dict):
+        return ("dict", frozenset((k, freeze(v)) for k, v in value.items()))
+    if isinstance(value, list | tuple):
+        return (type(value).__name__, tuple(freeze(v) for v in value))
+    if isinstance(value, set | frozenset):
+        return ("tuple", tuple(sorted(freeze(v) for v in value)))
+    return value
+
+
+def unique(docs):
+    seen, kept = set(), []
+    for doc in docs:
+        key = (doc.page_content, doc.id, freeze(doc.metadata))
+        if key not in seen:
+            seen.add(key)
+            kept.append(doc)
+    return kept
+'''),
     Wrong(2, "keeps_the_last_copy", '''def unique(docs):
     kept = []
     for doc in docs:

@@ -43,12 +43,12 @@ _EQUAL_BUT_WRITTEN_APART = [
     (1, 1.0), (1, True), (0, False), (2, 2.0), ([1], [1.0]), ([1, 2], [1.0, 2]),
     ({"a": 1, "b": 2}, {"b": 2, "a": 1}), ({"x": [1]}, {"x": [1.0]}),
     ([{"p": 1, "q": [0]}], [{"q": [False], "p": 1.0}]), ((1, 2), (1.0, 2)),
-    ({"k": (0, [1])}, {"k": (0.0, [True])}),
+    ({"k": (0, [1])}, {"k": (0.0, [True])}), ({1, 2}, {2.0, 1}),
 ]
 #: Values that == tells apart though a careless key merges them.
 _UNEQUAL = [
     (["x"], ("x",)), ([1], (1,)), ({"a": [1]}, {"a": (1,)}), ([[1]], [(1,)]),
-    ("1", 1), (None, "None"), ([1, 2], [2, 1]),
+    ("1", 1), (None, "None"), ([1, 2], [2, 1]), ({1, 2}, (1, 2)), ({"x"}, ["x"]),
 ]
 
 
@@ -67,6 +67,8 @@ def _document_lists(seed: int = 1, count: int = 40) -> list[list[Any]]:
         [D("hi", metadata={"tags": ["x"]}), D("hi", metadata={"tags": ("x",)})],
         [Ours("ours", id="o"), D("ours", id="o"), D("ours")],
         [D("x", metadata={"n": Decimal("1")}), D("x", metadata={"n": 1})],
+        [D("s", metadata={"s": {1, 2}}), D("s", metadata={"s": (1, 2)}),
+         D("s", metadata={"s": {2.0, 1}}), D("s", metadata={"s": [1, 2]})],
     ]
     rng = random.Random(seed)
     for _ in range(count):
