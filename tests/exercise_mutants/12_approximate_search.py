@@ -87,3 +87,33 @@ WRONG = [
     return [i for i in found[0] if i >= 0], len(centroids) + len(rows)
 '''),
 ]
+
+# Found by a blind review: FAISS searching by a method the refusals did not name.
+_FAISS_IVF = '''def ivf_search_at_least(query, centroids, lists, rows, nprobe, k=10):
+    rows = np.ascontiguousarray(rows, dtype=np.float32)
+    width = rows.shape[1]
+    coarse = faiss.IndexFlatIP(width)
+    coarse.add(np.ascontiguousarray(centroids, dtype=np.float32))
+    index = faiss.IndexIVFFlat(coarse, width, len(centroids), faiss.METRIC_INNER_PRODUCT)
+    assigned = np.ascontiguousarray(lists, dtype=np.int64)
+    index.add_core(len(rows), faiss.swig_ptr(rows), None, faiss.swig_ptr(assigned))
+    order = np.argsort(-(centroids @ query), kind="stable")
+    held = np.cumsum([index.invlists.list_size(int(j)) for j in order])
+    index.nprobe = max(nprobe, 1 + int(np.argmax(held >= min(k, held[-1]))))
+    one = np.ascontiguousarray(np.asarray(query, dtype=np.float32)[None])
+    faiss.cvar.indexIVF_stats.reset()
+    @@SEARCH@@
+    visits = int(faiss.cvar.indexIVF_stats.ndis) + len(centroids)
+    return [int(i) for i in found[0] if i >= 0], visits
+'''
+WRONG += [
+    Wrong(2, "asks_faiss_through_search_c", _FAISS_IVF.replace("@@SEARCH@@", '''found = np.empty((1, k), dtype=np.int64)
+    scores = np.empty((1, k), dtype=np.float32)
+    index.search_c(1, faiss.swig_ptr(one), k, faiss.swig_ptr(scores), faiss.swig_ptr(found))''')),
+    Wrong(2, "asks_faiss_through_search_and_reconstruct",
+          _FAISS_IVF.replace("@@SEARCH@@", "_, found, _ = index.search_and_reconstruct(one, k)")),
+    Wrong(2, "asks_faiss_through_the_swig_function", _FAISS_IVF.replace("@@SEARCH@@", '''found = np.empty((1, k), dtype=np.int64)
+    scores = np.empty((1, k), dtype=np.float32)
+    faiss._swigfaiss.IndexIVF_search(index, 1, faiss.swig_ptr(one), k,
+                                     faiss.swig_ptr(scores), faiss.swig_ptr(found))''')),
+]

@@ -7,13 +7,19 @@
   raises ``Refused``. ``refusing`` replaces functions and names; an object the learner made
   *before* the check (a SQLite connection opened in the exercise cell) or reached another way
   (``object.__subclasses__()``) is neither, but every use of it is a method call.
+- ``CallGuard``: the same kind of profile hook as a ``refuse=`` target, ``(guard, "calls")``,
+  for a check cell that hands the learner's function to ``check_function`` as it is: while
+  ``refusing`` has replaced the guard's attribute, a C call the guard matches raises
+  ``Refused``. A library such as FAISS has many routes to one search (``search``,
+  ``search_c``, ``search_and_reconstruct``, the SWIG function itself); all of them end in a
+  call of one of its C functions.
 """
 
 from __future__ import annotations
 
 import sys
 import types
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -33,17 +39,38 @@ def frozen(name: str) -> None:
     sys.modules[name].__class__ = _Frozen
 
 
+def _profile(matches: Callable[[Any], bool], name: str) -> Callable[..., None]:
+    def profile(frame: Any, event: str, arg: Any) -> None:
+        if event == "c_call" and matches(arg):
+            raise Refused(name)  # CPython unsets the hook, and the call raises this
+
+    return profile
+
+
 @contextmanager
 def no_calls_on(kinds: tuple[type, ...], name: str) -> Iterator[None]:
     """While the block runs, calling a method of an instance of ``kinds`` raises Refused(name)."""
     previous = sys.getprofile()
-
-    def profile(frame: Any, event: str, arg: Any) -> None:
-        if event == "c_call" and isinstance(getattr(arg, "__self__", None), kinds):
-            raise Refused(name)
-
-    sys.setprofile(profile)
+    sys.setprofile(_profile(lambda f: isinstance(getattr(f, "__self__", None), kinds), name))
     try:
         yield
     finally:
         sys.setprofile(previous)
+
+
+class CallGuard:
+    """A ``refuse=`` target ``(guard, "calls")``: C calls that ``matches`` raise Refused(name)
+    while ``checks.refusing`` has the attribute replaced (it sets it, then puts back None)."""
+
+    def __init__(self, name: str, matches: Callable[[Any], bool]) -> None:
+        self.__dict__.update(__name__=name, _matches=matches, _previous=None, calls=None)
+
+    def __setattr__(self, attr: str, value: Any) -> None:
+        if attr != "calls":
+            raise AttributeError(attr)
+        if value is not None and self.__dict__["calls"] is None:
+            self.__dict__["_previous"] = sys.getprofile()
+            sys.setprofile(_profile(self._matches, self.__name__))
+        elif value is None:
+            sys.setprofile(self.__dict__["_previous"])
+        self.__dict__["calls"] = value

@@ -7,6 +7,8 @@ from typing import Any
 
 import numpy as np
 
+from retrieval_lab._answers._guard import CallGuard, frozen
+
 # ----------------------------------------------------------------- Exercise 1: predict
 
 #: The notebook's ten points of the plane (tests/test_hnsw.py checks that the notebook agrees).
@@ -141,4 +143,21 @@ def refused_at_least() -> tuple:
         (faiss.IndexFlatIP, "search"),
         (faiss.IndexFlat, "search"),
         (faiss.Index, "search"),
+        (_FAISS_SEARCHES, "calls"),
     )
+
+
+def _a_faiss_search(function: Any) -> bool:
+    """A call of one of FAISS's C search functions (``IndexIVF_search``, ``knn_inner_product``…):
+    where ``search_c``, ``search_and_reconstruct``, ``range_search`` and ``faiss.knn`` all end."""
+    owner = getattr(getattr(function, "__self__", None), "__name__", None)
+    name = getattr(function, "__name__", "")
+    return (isinstance(owner, str) and owner.startswith("faiss._swigfaiss")
+            and ("search" in name or name.startswith("knn")))
+
+
+#: A refuse= target: FAISS's searches by any route (the methods above are only the front doors).
+_FAISS_SEARCHES = CallGuard("a FAISS search", _a_faiss_search)
+
+
+frozen(__name__)  # a cell before the check cannot swap the oracle or the cases
