@@ -335,3 +335,22 @@ def test_copy_vectors_writes_each_row_number_label_and_float32_vector_in_one_bin
     assert np.array_equal(back, vectors)
     with pytest.raises(ValueError, match="one label per vector"):
         postgres.copy_vectors(None, "copied", vectors, ["a"])
+
+
+def test_the_remains_of_a_half_deleted_folder_are_swept_once_nothing_has_changed_in_them(tmp_path):
+    """A deletion that raced a server still shutting down once left data/ and no owner.json;
+    such remains are swept when no server runs on them and nothing changed for a while, and an
+    orphan's owner.json goes last, so that a failed deletion is tried again."""
+    old = tmp_path / f"{postgres.PREFIX}old"
+    (old / "data" / "base").mkdir(parents=True)
+    (old / "data" / "base" / "1").write_text("x")
+    fresh = tmp_path / f"{postgres.PREFIX}fresh"
+    (fresh / "data").mkdir(parents=True)
+    long_ago = time.time() - 2 * postgres._REMAINS_SECONDS
+    for path in [*old.rglob("*"), old]:
+        os.utime(path, (long_ago, long_ago))
+    orphan = tmp_path / f"{postgres.PREFIX}orphan"
+    (orphan / "data").mkdir(parents=True)
+    (orphan / "owner.json").write_text(json.dumps({"pid": 2**22 + 7, "started": 0}))
+    assert sorted(postgres._sweep_orphans(tmp_path)) == sorted([old, orphan])
+    assert not old.exists() and not orphan.exists() and fresh.exists()

@@ -173,30 +173,84 @@ def _sweep_orphans(base: Path) -> list[Path]:
     """Delete the folders of servers whose Python process died without stopping them.
 
     Each folder records its owner (pid and start time). A folder whose owner is gone is an orphan:
-    its server is stopped if it still runs (only a ``postgres`` process of that folder), then the
-    folder is removed. Folders of live processes (another notebook, a test) are left alone.
+    its server is stopped if it still runs (only a ``postgres`` process of that folder), and waited
+    for, then the folder is removed - its ``owner.json`` last, so that a deletion that fails half
+    way (a server still writing as it shuts down) is tried again by the next sweep. A folder with
+    no ``owner.json``, no server, and nothing written for ``_REMAINS_SECONDS`` is such a half
+    deletion (from before ``owner.json`` went last) and goes too. Folders of live processes
+    (another notebook, a test) are left alone.
     """
-    import psutil
-
     removed = []
     for folder in base.glob(f"{PREFIX}*"):
         try:
             owner = json.loads((folder / "owner.json").read_text())
+        except FileNotFoundError:
+            if _remains(folder):
+                shutil.rmtree(folder, ignore_errors=True)
+                removed.append(folder)
+            continue
         except (OSError, ValueError):
-            continue  # being created right now, or not ours
+            continue  # being written right now, or not ours
         if _alive(owner["pid"], owner["started"]):
             continue
-        try:
-            pid = int((folder / "data" / "postmaster.pid").read_text().split()[0])
-            process = psutil.Process(pid)
-            if str(folder) in " ".join(process.cmdline()):
-                process.send_signal(signal.SIGQUIT)  # immediate shutdown: the data is thrown away
-                process.wait(5)
-        except (OSError, ValueError, IndexError, psutil.Error):
-            pass
-        shutil.rmtree(folder, ignore_errors=True)
+        _stop_server_of(folder)
+        _remove_owner_last(folder)
         removed.append(folder)
     return removed
+
+
+_REMAINS_SECONDS = 600
+
+
+def _server_pid(folder: Path) -> int | None:
+    """The pid of the postgres process serving ``folder``'s data, if one runs."""
+    import psutil
+
+    try:
+        pid = int((folder / "data" / "postmaster.pid").read_text().split()[0])
+        process = psutil.Process(pid)
+        return pid if str(folder) in " ".join(process.cmdline()) else None
+    except (OSError, ValueError, IndexError, psutil.Error):
+        return None
+
+
+def _stop_server_of(folder: Path) -> None:
+    """Stop the server of an orphaned folder at once (its data is thrown away) and wait for it."""
+    import psutil
+
+    pid = _server_pid(folder)
+    if pid is None:
+        return
+    try:
+        process = psutil.Process(pid)
+        process.send_signal(signal.SIGQUIT)  # immediate shutdown
+        process.wait(10)
+    except psutil.Error:
+        pass
+
+
+def _remove_owner_last(folder: Path) -> None:
+    """Delete everything in ``folder`` but ``owner.json``, then, if that worked, the folder."""
+    for child in folder.iterdir():
+        if child.name != "owner.json":
+            if child.is_dir() and not child.is_symlink():
+                shutil.rmtree(child, ignore_errors=True)
+            else:
+                child.unlink(missing_ok=True)
+    if [child.name for child in folder.iterdir()] in ([], ["owner.json"]):
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _remains(folder: Path) -> bool:
+    """Whether a folder without ``owner.json`` is what a failed deletion left: no server runs on
+    it, and nothing in it changed for ``_REMAINS_SECONDS`` (a folder being made has it at once)."""
+    if _server_pid(folder) is not None:
+        return False
+    try:
+        newest = max([folder.stat().st_mtime] + [p.stat().st_mtime for p in folder.rglob("*")])
+    except OSError:
+        return False
+    return time.time() - newest > _REMAINS_SECONDS
 
 
 def _temp_base() -> Path:
