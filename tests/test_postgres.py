@@ -281,7 +281,7 @@ def test_the_sweep_leaves_the_folders_of_live_processes_alone(server):
     assert server.folder.exists() and server.running
 
 
-def test_notebook_15_stops_its_server_in_its_last_code_cell():
+def test_notebook_16_stops_its_server_in_its_last_code_cell():
     """The notebook's own last output says the server stopped (nbval checks it on every run).
 
     It stops rather than closes: the exercise checks run after the last cell (in nbval's kernel
