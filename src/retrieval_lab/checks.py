@@ -526,15 +526,18 @@ def check_behaviour(
 
     For exercises whose answer is a behaviour (e.g. "the copy must not share nested dicts")
     rather than a value an oracle can produce. A function ``attempt`` is handed to ``problems``
-    wrapped so that ``refuse`` refuses while it runs; for a class, ``problems`` uses
-    ``refusing`` itself around the learner's code. A NotImplementedError from the stub means
+    wrapped so that ``refuse`` refuses while it runs (a class too, when ``refuse`` is given:
+    a class whose ``__new__`` returns the oracle's answer is no way around it); for a class
+    exercise, which passes no ``refuse``, ``problems`` uses ``refusing`` itself around the
+    learner's code. A NotImplementedError from the stub means
     "not attempted"; any other exception from the learner's code is reported, not raised.
     """
     if attempt is None or attempt is Ellipsis:
         return _not_attempted(exercise)
     if not callable(attempt):
         return CheckResult(exercise, "wrong", f"expected a function, got {type(attempt).__name__}. Hint: {hint}")
-    if not isinstance(attempt, type):
+    if not isinstance(attempt, type) or refuse:
+        # a class in place of the function (its __new__ calling the oracle) refuses too
         attempt = guarded(attempt, refuse)
     try:
         problem = problems(attempt)

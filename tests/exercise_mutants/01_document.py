@@ -113,6 +113,13 @@ def unique(docs):
 '''),
     # Exercise 3 (extend): a copy whose metadata shares nothing with the original.
     Wrong(3, "harness_skipped", STUB, forget=("RealDocument",)),
+    Wrong(3, "a_class_whose_new_calls_the_reference", '''from retrieval_lab._answers import nb01
+
+
+class detached:  # noqa: N801 - called like the function it stands in for
+    def __new__(cls, doc):
+        return nb01.reference_detached(doc)
+'''),
     Wrong(3, "same_object", '''def detached(doc):
     return doc
 '''),

@@ -41,6 +41,13 @@ WRONG = [
     return nb06.relevance(similarity)
 '''),
     # Exercise 3 (apply): the add_texts of a dict store
+    Wrong(2, "a_class_whose_new_calls_the_oracle", '''from retrieval_lab._answers import nb06
+
+
+class similarity_to_relevance:  # noqa: N801 - called like the function it stands in for
+    def __new__(cls, similarity):
+        return nb06.relevance(similarity)
+'''),
     Wrong(3, "given_ids_ignored", '''def dict_add_texts(self, texts, metadatas=None, *, ids=None, **kwargs):
     texts, stored = list(texts), []
     for text, metadata in zip(texts, metadatas or [{} for _ in texts], strict=True):
