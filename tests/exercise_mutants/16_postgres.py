@@ -61,6 +61,17 @@ WRONG = [
     order = sorted(kept, key=lambda i: -float(vectors[i] @ wanted))
     return [passages[i].id for i in order[:k]]
 '''),
+    Wrong(2, "calls_the_checks_oracle", '''def nearest_in_topics(vector, topics, k):
+    from retrieval_lab._answers import nb16
+    return nb16.nearest_oracle(vector, topics, k)[0]
+'''),
+    Wrong(2, "dummy_sql_then_numpy", '''def nearest_in_topics(vector, topics, k):
+    sql("SELECT %s::text, %s::text, %s::int", topics, vector, k)
+    wanted = np.asarray(json.loads(vector))
+    kept = [i for i, p in enumerate(passages) if p.metadata["topic"] in topics]
+    order = sorted(kept, key=lambda i: -float(vectors[i] @ wanted))
+    return [passages[i].id for i in order[:k]]
+'''),
     Wrong(2, "untouched_stub_harness_skipped", STUB, forget=("sql",)),
     # Exercise 3 (debug): keep the index, get k rows
     Wrong(3, "sequential_scans_switched_off", _OPTIONS.format(
@@ -74,5 +85,8 @@ WRONG = [
     Wrong(3, "iterative_scan_cut_short", _OPTIONS.format(
         settings='"hnsw.iterative_scan = relaxed_order", "hnsw.max_scan_tuples = 40"')),
     Wrong(3, "index_switched_off", _OPTIONS.format(settings='"enable_indexscan = off"')),
+    Wrong(3, "sequential_scans_off_in_capitals", _OPTIONS.format(
+        settings='"ENABLE_SEQSCAN TO OFF", "hnsw.iterative_scan = relaxed_order"')),
+    Wrong(3, "ef_search_raised_with_to", _OPTIONS.format(settings='"hnsw.ef_search TO 1000"')),
     Wrong(3, "untouched_stub", STUB),
 ]

@@ -169,18 +169,21 @@ def _statements() -> Iterator[list[tuple[str, Any]]]:
 
 
 def _pasted(sent: list[tuple[str, Any]], vector: str, topics: list[str], k: int) -> str | None:
-    """What is wrong with the SQL sent: nothing sent, or a value pasted into its text."""
+    """What is wrong with the SQL sent: no search of the table sent with the values as its
+    parameters, or a value pasted into a statement's text."""
     asked = [(q, p) for q, p in sent if re.search(r"\bselect\b", q, re.I)]
-    if not asked:
-        return "your function sent no SELECT to the server: run the SQL with sql(...)"
-    for query, params in asked:
-        number = re.search(r"-?\d+\.\d{3,}", vector)
+    number = re.search(r"-?\d+\.\d{3,}", vector)
+    for query, _ in asked:
         pasted = [t for t in topics if len(t) > 2 and t in query]
         if pasted or (number and number.group() in query) or re.search(r"\blimit\s+\d", query, re.I):
             return ("a value is pasted into your SQL's text: write %s where each value goes and "
                     "pass the values to sql(...), so no value can change the statement")
-        if not params:
-            return "your SQL was sent without parameters: pass the vector, the topics and k as %s"
+    searches = [(q, list(p.values()) if isinstance(p, dict) else list(p or ())) for q, p in asked
+                if TABLE in q]
+    if not searches:
+        return "your function sent no SELECT on python_reference to the server: run the SQL with sql(...)"
+    if not any(vector in p and list(topics) in p and k in p for _, p in searches):
+        return "your SELECT was not sent with the vector, the topics and k as its parameters (%s)"
     return None
 
 
@@ -218,6 +221,23 @@ MAX_EF_SEARCH = 100
 _TOPICS = (("debugger", 4), ("import", 4), ("naming", 6), ("compound", 8))
 
 
+def _applied(settings: list[str]) -> dict[str, str] | str:
+    """What the server's settings are after ``SET LOCAL`` of each of the learner's (read back with
+    SHOW, so spelling, case and ``TO`` make no difference), or what was wrong with one."""
+    server, _ = _mirror()
+    server.start()
+    with server.connect(autocommit=False) as conn:
+        try:
+            for setting in settings:
+                conn.execute(f"SET LOCAL {setting}")
+            return {name: conn.execute(f"SHOW {name}").fetchone()[0]
+                    for name in ("enable_seqscan", "hnsw.ef_search")}
+        except Exception as exc:  # the server's own complaint about a setting
+            return f"the server refused one of your settings ({type(exc).__name__}: {str(exc).splitlines()[0]})"
+        finally:
+            conn.rollback()
+
+
 def fill_problems(options: Any) -> str | None:
     """The learner's query options on the private table: the index still used, k rows of the topic.
 
@@ -232,11 +252,14 @@ def fill_problems(options: Any) -> str | None:
     if not isinstance(options, QueryOptions):
         return f"expected query options (a QueryOptions, such as HNSWQueryOptions), got {type(options).__name__}"
     settings = [" ".join(str(s).split()) for s in options.to_parameter()]
-    if any("enable_seqscan" in s for s in settings):
+    applied = _applied(settings)
+    if isinstance(applied, str):
+        return applied
+    if applied["enable_seqscan"] != "on":
         return ("your options switch sequential scans off, which is never a production setting: the "
                 "check does that itself here, standing in for a table big enough that the planner "
                 "takes the index")
-    ef = next((int(m.group(1)) for s in settings if (m := re.search(r"ef_search\s*=\s*(\d+)", s))), 40)
+    ef = int(applied["hnsw.ef_search"])
     if ef > MAX_EF_SEARCH:
         return (f"ef_search = {ef}: every search, filtered or not, would then keep {ef} candidates; "
                 f"keep it at most {MAX_EF_SEARCH}")
