@@ -185,3 +185,32 @@ EQUIVALENT = {
         "observed one (about 1 seed in 50 for the check's twenty-wins case), which a right "
         "function must be allowed"),
 }
+
+# Found by a blind review: a missing question read as None raised TypeError on the one case of
+# different questions, which counts as refusing bad input; a superset of questions does not.
+WRONG += [
+    Wrong(2, "missing_question_read_as_none", '''def paired_bootstrap(a, b, resamples=10_000, seed=0):
+    diffs = np.array([a[q] - b.get(q) for q in sorted(a)])
+    rng = np.random.default_rng(seed)
+    means = diffs[rng.integers(0, len(diffs), size=(resamples, len(diffs)))].mean(axis=1)
+    low, high = np.percentile(means, [2.5, 97.5])
+    return float(low), float(high)
+'''),
+    Wrong(3, "missing_question_read_as_none", '''def randomization_p_value(a, b, resamples=10_000, seed=0):
+    diffs = np.array([a[q] - b.get(q) for q in sorted(a)])
+    rng = np.random.default_rng(seed)
+    signs = rng.choice([-1.0, 1.0], size=(resamples, len(diffs)))
+    flipped = np.abs((signs * diffs).mean(axis=1))
+    return (int(np.sum(flipped >= abs(diffs.mean()) - 1e-12)) + 1) / (resamples + 1)
+'''),
+    Wrong(4, "gibberish_questions", '''def my_questions():
+    return [
+        {"id": "my1", "question": "zork blorp quux?", "style": "keyword",
+         "relevant": [evaluate.span_of("pass", '"pass" is a null operation')]},
+        {"id": "my2", "question": "flarg wibble snorf?", "style": "keyword",
+         "relevant": [evaluate.span_of("lambda", "lambda expressions cannot contain")]},
+        {"id": "my3", "question": "glorp zibble frotz?", "style": "unanswerable",
+         "relevant": []},
+    ]
+'''),
+]

@@ -13,6 +13,8 @@ from typing import Any
 
 import numpy as np
 
+from retrieval_lab._answers._guard import frozen
+
 # ----------------------------------------------------------------- shared: the course's runs
 
 
@@ -136,8 +138,16 @@ def bootstrap_cases() -> list[tuple[dict, dict]]:
         cases.append(_pairs(diffs, rng))
     cases.append((_ndcg10("hybrid (RRF)"), _ndcg10("MiniLM")))
     cases.append(({"q1": 0.75, "q2": 0.5}, {"q2": 0.25, "q1": 0.5}))
-    cases.append(({"q1": 1.0, "q2": 0.0}, {"q1": 0.0, "q3": 0.0}))
+    cases += _different_questions()
     return cases
+
+
+def _different_questions() -> list[tuple[dict, dict]]:
+    """Questions that differ: each side has one the other lacks, b has one more, a has one
+    more (reading a missing score as None raises TypeError only in the first)."""
+    return [({"q1": 1.0, "q2": 0.0}, {"q1": 0.0, "q3": 0.0}),
+            ({"q1": 1.0, "q2": 0.0}, {"q1": 0.0, "q2": 0.5, "q3": 0.0}),
+            ({"q1": 1.0, "q2": 0.0, "q3": 0.5}, {"q2": 0.0, "q1": 0.5})]
 
 
 # ----------------------------------------------------------------- Exercise 3: randomization
@@ -217,7 +227,7 @@ def randomization_cases() -> list[tuple[dict, dict]]:
     cases.append((a, {q: level[q] for q in reversed(ids)}))
     cases.append((_ndcg10("MiniLM + MMR"), _ndcg10("MiniLM")))
     cases.append((_ndcg10("hybrid (RRF)"), _ndcg10("MiniLM")))
-    cases.append(({"q1": 1.0, "q2": 0.0}, {"q1": 0.0, "q3": 0.0}))
+    cases += _different_questions()
     return cases
 
 
@@ -264,9 +274,13 @@ def question_problems(mine: Any) -> str | None:
     seen: set[str] = set()
     for q in mine:
         words = " ".join(_words(q["question"]))
-        if len(words.split()) < 3:
+        if len(set(words.split())) < 3:
             return f"{q['id']!r}: {q['question']!r} is not a question a user would ask " \
-                   "(three words at least)"
+                   "(three different words at least)"
+        known = sum(w in _vocabulary() for w in words.split())
+        if 2 * known < len(words.split()):  # the shipped questions: 55 % at the least
+            return f"{q['id']!r}: most of its words are nowhere in the Python reference: " \
+                   "write a question a user might ask about Python"
         if words in shipped:
             return f"{q['id']!r}: write questions of your own, this one is in the shipped file"
         if words in seen:
@@ -282,6 +296,14 @@ def question_problems(mine: Any) -> str | None:
     if scored is not None:
         return scored
     return None
+
+
+@cache
+def _vocabulary() -> frozenset[str]:
+    """Every word of the corpus: a question about Python uses mostly these."""
+    from retrieval_lab import evaluate
+
+    return frozenset(w for chunk in evaluate.corpus()[0] for w in _words(chunk.page_content))
 
 
 def _score_mine(mine: Sequence[Mapping[str, Any]], labels: Mapping[str, Any]) -> str | None:
@@ -310,3 +332,6 @@ def refused_question_helpers() -> tuple[Any, ...]:
     from retrieval_lab import evaluate
 
     return (evaluate.load_questions, evaluate.shipped_questions_path)
+
+
+frozen(__name__)  # a cell before the check cannot swap the oracle or the cases
