@@ -8,14 +8,15 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from retrieval_lab.checks import Refused, refusing
+from retrieval_lab.checks import Refused, code_sharers, refusing
 from retrieval_lab.corpus import course_data
 
 
-def _consumed(targets: tuple, make: Callable[[], Any]) -> Any:
+def _consumed(targets: tuple, make: Callable[[], Any], sharers: dict | None = None) -> Any:
     """``make()`` run with ``targets`` refusing: a generator's body runs only as it is
-    consumed, so the consuming happens inside ``make``, within the block."""
-    with refusing(*targets) as called:
+    consumed, so the consuming happens inside ``make``, within the block. ``sharers``:
+    ``code_sharers(targets)``, found once for many calls."""
+    with refusing(*targets, sharers=sharers) as called:
         value = make()
     if called:
         raise Refused(called[0])
@@ -155,14 +156,16 @@ def log_readers() -> tuple:
 def line_problems(make: Callable[..., Any]) -> str | None:
     """The same Documents as log_lines on every stream, reading one line per Document."""
     targets = log_readers()
+    sharers = code_sharers(targets)
     for text in _streams():
-        got = _consumed(targets, lambda text=text: _fields(make(_CountingStream(text), "log.txt")))
+        got = _consumed(targets, lambda text=text: _fields(make(_CountingStream(text), "log.txt")),
+                        sharers)
         if got != _fields(log_lines(io.StringIO(text), "log.txt")):
             return f"on the stream {text!r} you gave {got}, not log_lines's Documents"
     for ending in ("\n", "\r\n"):
         text = "".join(f"request {n} served{ending}" for n in range(10_000))
         log = _CountingStream(text)
-        _consumed(targets, lambda log=log: next(iter(make(log, "big.log"))))
+        _consumed(targets, lambda log=log: next(iter(make(log, "big.log"))), sharers)
         if log.chars_read > 2 * len(f"request 0 served{ending}"):
             return (
                 f"asked for one Document, it read {log.chars_read:,} of the stream's "
@@ -188,15 +191,17 @@ def splitting_problems(split: Callable[..., Any]) -> str | None:
         CharacterTextSplitter(separator="\n", chunk_size=60, chunk_overlap=0),
         RecursiveCharacterTextSplitter(chunk_size=45, chunk_overlap=15, add_start_index=True),
     ]
+    targets = loader_methods()
+    sharers = code_sharers(targets)
     for chunker in chunkers:
         for files in (paths, [data / "dogs.txt", data / "cats.txt"], [], paths[::-1]):
             wanted = _fields(loader_class(files).load_and_split(chunker))
-            got = _consumed(loader_methods(), lambda f=files, c=chunker: _fields(
-                split(loader_class(f), c)))
+            got = _consumed(targets, lambda f=files, c=chunker: _fields(
+                split(loader_class(f), c)), sharers)
             if got != wanted:
                 return f"on {len(files)} files the chunks differ from load_and_split's"
     huge = loader_class(sorted(data.glob("*.txt")) * 5_000)
-    _consumed(loader_methods(), lambda: next(iter(split(huge, chunkers[0]))))
+    _consumed(targets, lambda: next(iter(split(huge, chunkers[0]))), sharers)
     if huge.files_read > 1:
         return f"the first chunk cost {huge.files_read:,} file reads; one holds it"
     return None
