@@ -41,6 +41,14 @@ WRONG = [
     return nb06.relevance(similarity)
 '''),
     # Exercise 3 (apply): the add_texts of a dict store
+    Wrong(2, "borrows_the_scratch_qdrant_stores_line", '''from retrieval_lab.scratch import QdrantEdgeVectorStore
+
+_line = QdrantEdgeVectorStore._select_relevance_score_fn(None)
+
+
+def similarity_to_relevance(similarity):
+    return _line(similarity)
+'''),
     Wrong(2, "a_class_whose_new_calls_the_oracle", '''from retrieval_lab._answers import nb06
 
 

@@ -97,8 +97,27 @@ def _tables() -> list[tuple[str, dict[str, list[float]]]]:
     return tables
 
 
+def same_line_elsewhere() -> list[Any]:
+    """Where else the course computes (cos + 1) / 2: notebook 15's store (and the function it
+    returns), and notebook 10's check. The learner writes the line, not borrows it."""
+    import sys
+
+    from retrieval_lab._answers import nb10
+
+    found: list[Any] = [nb10._cosine_to_unit]
+    qdrant = sys.modules.get("retrieval_lab.scratch.qdrant_engine")
+    store = getattr(qdrant, "QdrantEdgeVectorStore", None)
+    select = getattr(store, "_select_relevance_score_fn", None)
+    if callable(select):
+        found += [select, select(None)]  # the lambda it returns, and every copy of it
+    return found
+
+
 def relevance_problems(attempt) -> str | None:
     """The mended store: relevance on the line for every score, no warning, the ranking kept."""
+    from retrieval_lab.checks import guarded
+
+    attempt = guarded(attempt, same_line_elsewhere())
     for query, table in _tables():
         store = _scored_store(attempt, table)
         raw = store.similarity_search_with_score(query, k=len(table))
