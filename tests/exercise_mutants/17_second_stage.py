@@ -131,3 +131,27 @@ EQUIVALENT = {
     "exercise 3, line 7: Div -> Mult": _ANOTHER_FEATURE + "first position times length instead of "
     "divided by it: a different number about the same two texts",
 }
+
+# Found by a blind review: features that say nothing new, or read the judgments with noise. (A
+# hash of the two texts still passes: it is a repeatable number about the pair, as noisy as an
+# honest weak feature such as "holds code" on the shipped questions, AUC 0.56 against 0.54.)
+WRONG += [
+    Wrong(3, "two_of_the_six_added", '''def my_feature(question: str, passage: str) -> float:
+    six = rerank.features(question, passage)
+    return float(six[0] + six[5])
+'''),
+    Wrong(3, "reads_the_judgments_with_noise", '''def my_feature(question: str, passage: str) -> float:
+    import zlib
+    noise = zlib.crc32(passage.encode()) / 2**32
+    asked = [q["id"] for q in questions if q["question"] == question]
+    ids = [c.id for c in chunks if c.page_content == passage]
+    if not asked:
+        return noise
+    return float(any(qrels[asked[0]].get(i, 0) for i in ids)) + 1.2 * noise
+'''),
+]
+WRONG += [
+    Wrong(3, "the_length_rescaled", '''def my_feature(question: str, passage: str) -> float:
+    return len(passage) ** 0.5
+'''),
+]
