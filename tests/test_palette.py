@@ -118,6 +118,12 @@ CASES: dict[str, Callable[[], Figure]] = {
         ["similarity_search"], ["get_by_ids"]
     ),
     "bm25_saturation": lambda: plots.bm25_saturation((0.5, 1.2, 2.0), length_ratio=1.5),
+    "k1_b_heatmap": lambda: plots.k1_b_heatmap(
+        [0.9, 1.5], [0.0, 0.75], [[0.3, 0.31], [0.32, 0.29]], chosen=(1.5, 0.0)
+    ),
+    "hits_and_non_hits": lambda: plots.hits_and_non_hits(
+        [0.5, 0.6, 0.7], [0.0, 0.1, 0.2, 0.5], marks={"threshold": 0.45}
+    ),
     "swap_with_last_delete": lambda: plots.swap_with_last_delete(
         [[0.1, 0.2], [0.3, 0.4], [0.5, 0.6]], 0, ids=["a", "b", "c"]
     ),

@@ -6,6 +6,8 @@ text. Colours come only from ``_style``'s Okabe-Ito palette (``tests/test_palett
 """
 
 from retrieval_lab.plots._style import COLORS, DIVERGING, GREYS, OKABE_ITO, SERIES, show
+from retrieval_lab.plots.bm25 import k1_b_heatmap
+from retrieval_lab.plots.cosines import hits_and_non_hits
 from retrieval_lab.plots.documents import shared_metadata_diagram
 from retrieval_lab.plots.embeddings import similarity_heatmaps, vector_arrows, zero_vector_plot
 from retrieval_lab.plots.engines import quantization_bars, recall_latency_spread, suite_grid
@@ -55,7 +57,9 @@ __all__ = [
     "chunking_heatmap",
     "eager_vs_lazy_bars",
     "grouped_bars",
+    "hits_and_non_hits",
     "hnsw_walk",
+    "k1_b_heatmap",
     "lambda_sweep",
     "latency_vs_n",
     "merge_window_strip",
