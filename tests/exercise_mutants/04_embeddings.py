@@ -51,6 +51,12 @@ WRONG = [
 '''),
     Wrong(2, "stub_with_setup_skipped", STUB, forget=("np", "cosine_similarity")),
     # Exercise 3 (debug): the ranking's denominator
+    Wrong(3, "right_order_nan_scores", '''def rank(query, documents):
+    q, d = np.array(query), np.array(documents)
+    cosines = d @ q / (np.linalg.norm(d, axis=1) * np.linalg.norm(q))
+    order = np.argsort(-cosines, kind="stable")
+    return [(int(i), float("nan")) for i in order]
+'''),
     Wrong(3, "whole_matrix_norm_left_in", '''def rank(query, documents):
     q, d = np.array(query), np.array(documents)
     cosines = d @ q / (np.linalg.norm(d) * np.linalg.norm(q))
