@@ -92,6 +92,9 @@ WRONG = [
     return [(int(i), float(cosines[i])) for i in order]
 '''),
     # Exercise 4 (apply): a distance limit as a cosine limit
+    Wrong(4, "arcsin_of_half_the_distance", '''def cosine_for_distance(d):
+    return float(np.cos(2 * np.arcsin(d / 2)))  # NaN where rounding puts d a hair past 2
+'''),
     Wrong(4, "linear_in_the_distance", '''def cosine_for_distance(d):
     return 1.0 - float(d)
 '''),

@@ -41,6 +41,11 @@ WRONG = [
     return nb06.relevance(similarity)
 '''),
     # Exercise 3 (apply): the add_texts of a dict store
+    Wrong(2, "nan_at_the_ends", '''def similarity_to_relevance(similarity):
+    if abs(similarity) >= 1.0:  # "outside the open interval": no answer
+        return float("nan")
+    return (similarity + 1.0) / 2.0
+'''),
     Wrong(2, "borrows_the_scratch_qdrant_stores_line", '''from retrieval_lab.scratch import QdrantEdgeVectorStore
 
 _line = QdrantEdgeVectorStore._select_relevance_score_fn(None)

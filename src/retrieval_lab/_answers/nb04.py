@@ -179,6 +179,16 @@ def _pairs() -> list[tuple[float, float, str]]:
         b /= np.linalg.norm(b)
         cosine = float(_real_cosine([a], [b])[0][0])
         pairs.append((float(np.linalg.norm(a - b)), cosine, f"two unit vectors of {size} numbers"))
+    # opposite unit vectors whose rounded distance passes 2: an arcsin(d / 2) gives NaN there
+    rng = np.random.default_rng(45)
+    for _ in range(10_000):
+        a = rng.normal(size=int(rng.integers(2, 50)))
+        a /= np.linalg.norm(a)
+        d = float(np.linalg.norm(a - -a))
+        if d > 2.0:
+            cosine = float(_real_cosine([a], [-a])[0][0])
+            pairs.append((d, cosine, f"two opposite unit vectors of {a.size} numbers"))
+            break
     return pairs
 
 
@@ -186,6 +196,6 @@ def distance_problems(attempt) -> str | None:
     """The attempt's cosine for each distance against the cosine the real code reports."""
     for d, cosine, where in _pairs():
         got = attempt(d)
-        if not isinstance(got, float) or abs(got - cosine) > 1e-5:
+        if not isinstance(got, float) or not abs(got - cosine) <= 1e-5:  # NaN too
             return f"at d = {d:.3f} ({where}) your {got!r:.30} is not the cosine the store reports"
     return None

@@ -125,7 +125,7 @@ def relevance_problems(attempt) -> str | None:
             warnings.simplefilter("always")
             scored = store.similarity_search_with_relevance_scores(query, k=len(table))
         for (doc, similarity), (_, got) in zip(raw, scored, strict=True):
-            if not isinstance(got, int | float) or abs(got - relevance(similarity)) > 1e-9:
+            if not isinstance(got, int | float) or not abs(got - relevance(similarity)) <= 1e-9:
                 return (f"for a cosine similarity of {similarity:.3f} ({doc.id!r} against "
                         f"{query!r}) your relevance {got!r:.30} is not on the straight line "
                         "from 0 (at -1) to 1 (at 1)")
@@ -134,7 +134,7 @@ def relevance_problems(attempt) -> str | None:
     rng = np.random.default_rng(6060)
     for similarity in [-1.0, 1.0, 0.0, *rng.uniform(-1.0, 1.0, size=20)]:
         got = attempt(float(similarity))
-        if not isinstance(got, int | float) or abs(got - relevance(similarity)) > 1e-9:
+        if not isinstance(got, int | float) or not abs(got - relevance(similarity)) <= 1e-9:
             return (f"for a cosine similarity of {similarity:.3f} your relevance {got!r:.30} "
                     "is not on the straight line from 0 (at -1) to 1 (at 1)")
     return None
