@@ -112,8 +112,20 @@ WRONG += [
     index.search_c(1, faiss.swig_ptr(one), k, faiss.swig_ptr(scores), faiss.swig_ptr(found))''')),
     Wrong(2, "asks_faiss_through_search_and_reconstruct",
           _FAISS_IVF.replace("@@SEARCH@@", "_, found, _ = index.search_and_reconstruct(one, k)")),
-    Wrong(2, "asks_faiss_through_the_swig_function", _FAISS_IVF.replace("@@SEARCH@@", '''found = np.empty((1, k), dtype=np.int64)
+    Wrong(2, "asks_faiss_through_the_swig_function",
+          _FAISS_IVF.replace("@@SEARCH@@", '''found = np.empty((1, k), dtype=np.int64)
     scores = np.empty((1, k), dtype=np.float32)
     faiss._swigfaiss.IndexIVF_search(index, 1, faiss.swig_ptr(one), k,
                                      faiss.swig_ptr(scores), faiss.swig_ptr(found))''')),
+]
+WRONG += [
+    Wrong(2, "lookup_table_of_the_cases", '''from retrieval_lab._answers import nb12 as _n
+
+_table = {(np.asarray(c[0]).tobytes(), c[5] if len(c) == 6 else 10): _n.faiss_at_least(*c)
+          for c in _n.at_least_cases()}
+
+
+def ivf_search_at_least(query, centroids, lists, rows, nprobe, k=10):
+    return _table[(np.asarray(query).tobytes(), k)]
+'''),
 ]
