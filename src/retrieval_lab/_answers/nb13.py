@@ -10,6 +10,8 @@ from collections.abc import Callable, Sequence
 from functools import cache
 from typing import Any
 
+from retrieval_lab._answers._guard import frozen
+
 # ----------------------------------------------------------------- Exercise 1: predict
 
 
@@ -141,8 +143,9 @@ class ScoresOnly:
 
 def threshold_cases(corpus: Any) -> list[tuple[str, float]]:
     """The four cases the exercise names, thresholds that equal a document's relevance
-    exactly, and random ones (a fixed seed)."""
-    rng = random.Random(13)
+    exactly, and random ones, drawn afresh at every check (a seed from the operating system),
+    so a table of the real retriever's answers made in advance holds none of them."""
+    rng = random.Random(random.SystemRandom().randrange(2**64))
     cases = [("cat", 0.8), ("python kernel", 0.9), ("dog", 0.75), ("cat", 0.5)]
     for query in ("cat dog", "kernel", "python", "the python kernel"):
         scored = corpus.similarity_search_with_score(query, k=6)
@@ -198,3 +201,6 @@ def refused_searches() -> tuple[Any, ...]:
     return (*[(QdrantClient, name) for name in client_calls if hasattr(QdrantClient, name)],
             *[(QdrantVectorStore, name) for name in store_calls
               if hasattr(QdrantVectorStore, name)])
+
+
+frozen(__name__)  # a cell before the check cannot swap the oracle or the cases
