@@ -124,3 +124,12 @@ def read_ms(n, d, gb_per_s, dtype="float32", batch=1):
 _nb11.numpy_read_ms = read_ms
 '''),
 ]
+WRONG += [
+    Wrong(3, "lookup_table_of_the_cases", '''from retrieval_lab._answers import nb11 as _nb11
+_table = {case: _nb11.numpy_read_ms(*case) for case in _nb11.read_ms_cases()}
+
+def read_ms(n, d, gb_per_s, dtype="float32", batch=1):
+    case = (n, d, gb_per_s) if (dtype, batch) == ("float32", 1) else (n, d, gb_per_s, dtype, batch)
+    return _table.get(case, _table.get((n, d, gb_per_s, dtype), 0.0))
+'''),
+]
