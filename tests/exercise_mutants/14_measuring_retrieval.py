@@ -214,3 +214,23 @@ WRONG += [
     ]
 '''),
 ]
+WRONG += [
+    Wrong(2, "resamples_ignored", '''def paired_bootstrap(a, b, resamples=10_000, seed=0):
+    if set(a) != set(b):
+        raise ValueError("a and b must score the same questions")
+    diffs = np.array([a[q] - b[q] for q in sorted(a)])
+    rng = np.random.default_rng(seed)
+    means = diffs[rng.integers(0, len(diffs), size=(10_000, len(diffs)))].mean(axis=1)
+    low, high = np.percentile(means, [2.5, 97.5])
+    return float(low), float(high)
+'''),
+    Wrong(3, "resamples_ignored", '''def randomization_p_value(a, b, resamples=10_000, seed=0):
+    if set(a) != set(b):
+        raise ValueError("a and b must score the same questions")
+    diffs = np.array([a[q] - b[q] for q in sorted(a)])
+    rng = np.random.default_rng(seed)
+    signs = rng.choice([-1.0, 1.0], size=(10_000, len(diffs)))
+    flipped = np.abs((signs * diffs).mean(axis=1))
+    return (int(np.sum(flipped >= abs(diffs.mean()) - 1e-12)) + 1) / (10_000 + 1)
+'''),
+]

@@ -73,6 +73,9 @@ class Interval:
     tolerance: float
 
     def __repr__(self) -> str:
+        if self.tolerance < 0:
+            return (f"low equal to high (one resample, one mean), between {self.low:.4f} and "
+                    f"{self.high:.4f}")
         return f"({self.low:.4f}, {self.high:.4f}), each bound within {self.tolerance:.4f}"
 
 
@@ -80,10 +83,20 @@ def _key(scores: Mapping[str, float]) -> tuple[tuple[str, float], ...]:
     return tuple(sorted(scores.items()))
 
 
-def reference_interval(a: Mapping[str, float], b: Mapping[str, float], *_: Any,
+def reference_interval(a: Mapping[str, float], b: Mapping[str, float], *rest: Any,
                        **__: Any) -> Interval:
-    """The reference for one case (remembered: each trial of the check asks again)."""
+    """The reference for one case (remembered: each trial of the check asks again). With one
+    resample the interval is one resampled mean: low equals high, between the extremes."""
+    if rest and rest[0] == 1:
+        diffs = _differences(a, b)
+        return Interval(min(diffs), max(diffs), -1.0)
     return _reference_interval(_key(a), _key(b))
+
+
+def _differences(a: Mapping[str, float], b: Mapping[str, float]) -> list[float]:
+    if set(a) != set(b):
+        raise ValueError("a paired comparison needs the same questions on both sides.")
+    return [a[q] - b[q] for q in sorted(a)]
 
 
 @cache
@@ -105,6 +118,8 @@ def _reference_interval(a_items: tuple, b_items: tuple) -> Interval:
 
 def same_interval(got: Any, expected: Interval) -> bool:
     low, high = (float(x) for x in got)
+    if expected.tolerance < 0:  # one resample: one mean, between the extremes
+        return low == high and expected.low - 1e-12 <= low <= expected.high + 1e-12
     return (abs(low - expected.low) <= expected.tolerance
             and abs(high - expected.high) <= expected.tolerance)
 
@@ -138,6 +153,7 @@ def bootstrap_cases() -> list[tuple[dict, dict]]:
         cases.append(_pairs(diffs, rng))
     cases.append((_ndcg10("hybrid (RRF)"), _ndcg10("MiniLM")))
     cases.append(({"q1": 0.75, "q2": 0.5}, {"q2": 0.25, "q1": 0.5}))
+    cases.append((*cases[1], 1, 3))  # one resample: the function must use `resamples`
     cases += _different_questions()
     return cases
 
@@ -175,9 +191,14 @@ def _exact_p(diffs: Sequence[float]) -> float:
     return float((sums >= observed).mean())
 
 
-def reference_p_value(a: Mapping[str, float], b: Mapping[str, float], *_: Any,
+def reference_p_value(a: Mapping[str, float], b: Mapping[str, float], *rest: Any,
                       **__: Any) -> PValue:
-    """The reference for one case (remembered: each trial of the check asks again)."""
+    """The reference for one case (remembered: each trial of the check asks again). With one
+    resample of twenty wins out of twenty, that resample is (almost surely, 1 - 2**-19) less
+    extreme than the observation: (0 + 1) / (1 + 1)."""
+    if rest and rest[0] == 1:
+        _differences(a, b)
+        return PValue(0.5, 1e-12)
     return _reference_p_value(_key(a), _key(b))
 
 
@@ -227,6 +248,7 @@ def randomization_cases() -> list[tuple[dict, dict]]:
     cases.append((a, {q: level[q] for q in reversed(ids)}))
     cases.append((_ndcg10("MiniLM + MMR"), _ndcg10("MiniLM")))
     cases.append((_ndcg10("hybrid (RRF)"), _ndcg10("MiniLM")))
+    cases.append((*cases[3], 1, 7))  # twenty wins, one resample: the function must use it
     cases += _different_questions()
     return cases
 
