@@ -89,6 +89,17 @@ def unique(docs):
             kept.append(doc)
     return kept
 '''),
+    Wrong(2, "cases_swapped_before_the_check", '''from retrieval_lab._answers import nb01 as _nb01
+
+try:
+    _nb01.unique_cases = lambda *a, **k: []
+except AttributeError:
+    pass
+
+
+def unique(docs):
+    return list(docs)
+'''),
     Wrong(2, "keeps_the_last_copy", '''def unique(docs):
     kept = []
     for doc in docs:

@@ -92,6 +92,17 @@ WRONG = [
     return [(int(i), float(cosines[i])) for i in order]
 '''),
     # Exercise 4 (apply): a distance limit as a cosine limit
+    Wrong(4, "problems_swapped_before_the_check", '''from retrieval_lab._answers import nb04 as _nb04
+
+try:
+    _nb04.distance_problems = lambda attempt: None
+except AttributeError:
+    pass
+
+
+def cosine_for_distance(d):
+    return 1.0 - float(d) / 2.0
+'''),
     Wrong(4, "arcsin_of_half_the_distance", '''def cosine_for_distance(d):
     return float(np.cos(2 * np.arcsin(d / 2)))  # NaN where rounding puts d a hair past 2
 '''),

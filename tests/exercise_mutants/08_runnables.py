@@ -101,6 +101,21 @@ class Fallbacks(Runnable):
         with concurrent.futures.ThreadPoolExecutor(1) as pool:  # a loop of its own
             return pool.submit(asyncio.run, chain.ainvoke(input, **kwargs)).result()
 '''),
+    Wrong(2, "oracle_swapped_before_the_check", '''from retrieval_lab._answers import nb08 as _nb08
+
+try:
+    _nb08.fallback_cases = lambda *a, **k: []
+except AttributeError:
+    pass
+
+
+class Fallbacks(Runnable):
+    def __init__(self, primary, *fallbacks):
+        self.runnables = [coerce_to_runnable(r) for r in (primary, *fallbacks)]
+
+    def invoke(self, input, config=None, **kwargs):
+        return self.runnables[0].invoke(input, config, **kwargs)
+'''),
     Wrong(2, "calls_the_oracle", '''class Fallbacks(Runnable):
     def __init__(self, primary, *fallbacks):
         self.runnables = [coerce_to_runnable(r) for r in (primary, *fallbacks)]

@@ -194,3 +194,8 @@ def store_problems(build: Callable[..., Any]) -> str | None:
             return (f"on {label}: after a restart (a new Python process) the same files got "
                     "other ids")
     return None
+
+
+from retrieval_lab._answers._guard import frozen  # noqa: E402 - the last thing the module does
+
+frozen(__name__)  # a cell before the check cannot swap the oracle or the cases

@@ -207,3 +207,8 @@ def id_problems(attempt: Callable[..., Any]) -> str | None:
             continue
         return "a parent without an id was not refused with a ValueError"
     return None
+
+
+from retrieval_lab._answers._guard import frozen  # noqa: E402 - the last thing the module does
+
+frozen(__name__)  # a cell before the check cannot swap the oracle or the cases

@@ -199,3 +199,8 @@ def distance_problems(attempt) -> str | None:
         if not isinstance(got, float) or not abs(got - cosine) <= 1e-5:  # NaN too
             return f"at d = {d:.3f} ({where}) your {got!r:.30} is not the cosine the store reports"
     return None
+
+
+from retrieval_lab._answers._guard import frozen  # noqa: E402 - the last thing the module does
+
+frozen(__name__)  # a cell before the check cannot swap the oracle or the cases

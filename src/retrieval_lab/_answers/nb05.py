@@ -126,3 +126,8 @@ def pair_cases() -> list[tuple[list[str]]]:
     for size in (2, 7, 9):
         cases.append(([str(t) for t in rng.choice(_PAIR_POOL, size=size, replace=False)],))
     return cases
+
+
+from retrieval_lab._answers._guard import frozen  # noqa: E402 - the last thing the module does
+
+frozen(__name__)  # a cell before the check cannot swap the oracle or the cases

@@ -140,3 +140,8 @@ def refused() -> tuple:
     own = [value for value in vars(RunnableWithFallbacks).values()
            if isinstance(value, types.FunctionType)]
     return (Runnable.with_fallbacks, *own, real_fallbacks)
+
+
+from retrieval_lab._answers._guard import frozen  # noqa: E402 - the last thing the module does
+
+frozen(__name__)  # a cell before the check cannot swap the oracle or the cases
