@@ -234,3 +234,20 @@ WRONG += [
     return (int(np.sum(flipped >= abs(diffs.mean()) - 1e-12)) + 1) / (10_000 + 1)
 '''),
 ]
+WRONG += [
+    Wrong(2, "course_bootstrap_rebuilt_from_its_code", '''import types as _types
+from retrieval_lab import evaluate as _ev
+_codes = {f.__name__: f.__code__ for f in (_ev.bootstrap_interval, _ev._resampled_means)}
+
+
+def paired_bootstrap(a, b, resamples=10_000, seed=0):
+    if set(a) != set(b):
+        raise ValueError("a and b must score the same questions")
+    space = dict(vars(_ev))
+    for name, code in _codes.items():
+        space[name] = _types.FunctionType(code, space, name)
+    space["bootstrap_interval"].__defaults__ = (10_000, 0, 0.95)
+    _, low, high = space["bootstrap_interval"]([a[q] - b[q] for q in sorted(a)], resamples, seed)
+    return low, high
+'''),
+]

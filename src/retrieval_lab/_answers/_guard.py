@@ -39,19 +39,31 @@ def frozen(name: str) -> None:
     sys.modules[name].__class__ = _Frozen
 
 
-def _profile(matches: Callable[[Any], bool], name: str) -> Callable[..., None]:
+def _profile(refusal: Callable[[Any, str, Any], str | None]) -> Callable[..., None]:
+    """A profile function that raises Refused(name) when ``refusal(frame, event, arg)`` names
+    something, and passes every event on to the profile function set before it."""
+    previous = sys.getprofile()
+
     def profile(frame: Any, event: str, arg: Any) -> None:
-        if event == "c_call" and matches(arg):
+        name = refusal(frame, event, arg)
+        if name is not None:
             raise Refused(name)  # CPython unsets the hook, and the call raises this
+        if previous is not None:
+            previous(frame, event, arg)
 
     return profile
+
+
+def _c_calls(matches: Callable[[Any], bool], name: str) -> Callable[[Any, str, Any], str | None]:
+    return lambda frame, event, arg: name if event == "c_call" and matches(arg) else None
 
 
 @contextmanager
 def no_calls_on(kinds: tuple[type, ...], name: str) -> Iterator[None]:
     """While the block runs, calling a method of an instance of ``kinds`` raises Refused(name)."""
     previous = sys.getprofile()
-    sys.setprofile(_profile(lambda f: isinstance(getattr(f, "__self__", None), kinds), name))
+    sys.setprofile(_profile(_c_calls(lambda f: isinstance(getattr(f, "__self__", None), kinds),
+                                     name)))
     try:
         yield
     finally:
@@ -63,14 +75,30 @@ class CallGuard:
     while ``checks.refusing`` has the attribute replaced (it sets it, then puts back None)."""
 
     def __init__(self, name: str, matches: Callable[[Any], bool]) -> None:
-        self.__dict__.update(__name__=name, _matches=matches, _previous=None, calls=None)
+        self.__dict__.update(__name__=name, _refusal=_c_calls(matches, name), _previous=None,
+                             calls=None)
 
     def __setattr__(self, attr: str, value: Any) -> None:
         if attr != "calls":
             raise AttributeError(attr)
         if value is not None and self.__dict__["calls"] is None:
             self.__dict__["_previous"] = sys.getprofile()
-            sys.setprofile(_profile(self._matches, self.__name__))
+            sys.setprofile(_profile(self._refusal))
         elif value is None:
             sys.setprofile(self.__dict__["_previous"])
         self.__dict__["calls"] = value
+
+
+class CodeGuard(CallGuard):
+    """A ``refuse=`` target ``(guard, "calls")`` for Python functions: any function that runs
+    the code of one of them refuses, a copy made while the learner's code runs included
+    (``types.FunctionType(saved.__code__, ...)``, which swapping the originals' code misses)."""
+
+    def __init__(self, *functions: Any) -> None:
+        codes = {f.__code__: f.__name__ for f in functions}
+        super().__init__("a copy of " + ", ".join(codes.values()), lambda f: False)
+
+        def refusal(frame: Any, event: str, arg: Any) -> str | None:
+            return codes.get(frame.f_code) if event == "call" else None
+
+        self.__dict__["_refusal"] = refusal

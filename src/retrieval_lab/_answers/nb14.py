@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from retrieval_lab._answers._guard import frozen
+from retrieval_lab._answers._guard import CodeGuard, frozen
 
 # ----------------------------------------------------------------- shared: the course's runs
 
@@ -259,12 +259,15 @@ def refused_statistics() -> tuple[Any, ...]:
 
     from retrieval_lab import evaluate
 
-    return (
+    functions = (
         evaluate.bootstrap_interval, evaluate.paired_difference, evaluate._resampled_means,
         evaluate.randomization_p_value, evaluate.significance, evaluate.paired_table,
         evaluate.score_runs, stats.bootstrap, stats.permutation_test, stats.ttest_rel,
         stats.wilcoxon, reference_interval, reference_p_value, _exact_p,
     )
+    # read the code now, before `refusing` swaps it: a copy made from it refuses too
+    inner = [f.__wrapped__ for f in functions if hasattr(f, "__wrapped__")]
+    return (*functions, (CodeGuard(*functions, *inner), "calls"))
 
 
 # ----------------------------------------------------------------- Exercise 4: apply
