@@ -133,3 +133,18 @@ def read_ms(n, d, gb_per_s, dtype="float32", batch=1):
     return _table.get(case, _table.get((n, d, gb_per_s, dtype), 0.0))
 '''),
 ]
+WRONG += [
+    Wrong(2, "real_search_rebuilt_from_its_code", '''import types as _types
+from langchain_core.vectorstores import InMemoryVectorStore as _Real
+from retrieval_lab.embeddings import RowEmbeddings as _Rows
+_code = _Real._similarity_search_with_score_by_vector.__code__
+
+
+def top_ids(matrix, ids, query, k, keep):
+    store = _Real(_Rows(matrix))
+    store.add_texts([str(i) for i in range(len(ids))], ids=list(ids))
+    search = _types.FunctionType(_code, _Real._similarity_search_with_score_by_vector.__globals__)
+    found = search(store, query.tolist(), k=k, filter=lambda d: keep(d.id))
+    return [doc.id for doc, *_ in found]
+'''),
+]

@@ -155,3 +155,12 @@ WRONG += [
     return len(passage) ** 0.5
 '''),
 ]
+WRONG += [
+    Wrong(2, "course_gradient_rebuilt_from_its_code", '''import types as _types
+_code = rerank.log_loss_gradient.__code__
+
+
+def fixed_loss_and_gradient(w, x, y, l2):
+    return _types.FunctionType(_code, vars(rerank))(w, x, y, l2)
+'''),
+]

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from retrieval_lab._answers._guard import frozen
+from retrieval_lab._answers._guard import CodeGuard, frozen
 
 # ----------------------------------------------------------------- Exercise 1: predict
 
@@ -104,7 +104,8 @@ def refused_top_ids() -> tuple:
         mine = None
     if isinstance(mine, type) and mine is not MatrixVectorStore:
         targets += [mine._search, mine._search_by_vector]
-    return tuple(targets)
+    # read the code now, before `refusing` swaps it: a copy made from it refuses too
+    return (*targets, (CodeGuard(*targets), "calls"))
 
 
 # ----------------------------------------------------------------- Exercise 3: extend

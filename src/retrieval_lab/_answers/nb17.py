@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 from scipy.stats import rankdata
 
-from retrieval_lab._answers._guard import frozen
+from retrieval_lab._answers._guard import CodeGuard, frozen
 
 # ----------------------------------------------------------------- Exercise 1: predict
 
@@ -123,7 +123,9 @@ def refused_gradient() -> tuple[Any, ...]:
     """The oracle and the course's own gradient refuse while the learner's code runs."""
     from retrieval_lab import rerank
 
-    return (reference_gradient, rerank.log_loss_gradient, rerank.fit_logistic)
+    functions = (reference_gradient, rerank.log_loss_gradient, rerank.fit_logistic)
+    # read the code now, before `refusing` swaps it: a copy made from it refuses too
+    return (*functions, (CodeGuard(*functions), "calls"))
 
 
 # ----------------------------------------------------------------- Exercise 3: apply
