@@ -139,8 +139,29 @@ def trial_runs(notebook: Path, trials: list[Trial]) -> list[dict]:
             for i in range(stub, check + 1)
             if nb.cells[i].cell_type == "code" and "widget" not in tags(nb.cells[i])
         ]
-        runs.append({"cells": cells, "forget": list(trial.forget), "restore": True})
+        # The names the stub defines are forgotten first: a wrong solution whose cell fails
+        # before defining its function must not be judged by the solution run before it.
+        forget = [*trial.forget, *_defined_names(nb.cells[stub].source)]
+        runs.append({"cells": cells, "forget": forget, "restore": True})
     return runs
+
+
+def _defined_names(source: str) -> list[str]:
+    """The top-level names a cell's code binds (functions, classes, assignments)."""
+    import ast
+
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return []
+    names = []
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.append(node.name)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names += [t.id for t in targets if isinstance(t, ast.Name)]
+    return names
 
 
 def notebook_trials(notebook: Path) -> list[Trial]:
