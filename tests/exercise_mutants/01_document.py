@@ -100,6 +100,15 @@ except AttributeError:
 def unique(docs):
     return list(docs)
 '''),
+    Wrong(2, "lookup_table_of_the_cases", '''from retrieval_lab._answers import nb01 as _n
+
+_table = {repr(docs): [docs.index(d) for d in _n.kept_by_equality(docs)]
+          for (docs,) in _n.unique_cases()}
+
+
+def unique(docs):
+    return [docs[i] for i in _table[repr(docs)]]
+'''),
     Wrong(2, "keeps_the_last_copy", '''def unique(docs):
     kept = []
     for doc in docs:

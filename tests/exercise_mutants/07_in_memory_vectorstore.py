@@ -64,6 +64,14 @@ WRONG = [
     return nb07.mmr(query_vector, vectors, k, lambda_mult)
 '''),
     # Exercise 3 (debug): add_documents wrote its ids on the caller's documents
+    Wrong(2, "lookup_table_of_the_cases", '''from retrieval_lab._answers import nb07 as _n
+
+_table = {repr(case): _n.mmr(*case) for case in _n.mmr_cases()}
+
+
+def fast_mmr(query_vector, vectors, k, lambda_mult):
+    return _table[repr((query_vector, vectors, k, lambda_mult))]
+'''),
     Wrong(3, "empty_subclass", '''class SafeStore(InMemoryVectorStore):
     pass
 '''),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import numpy as np
@@ -61,7 +62,7 @@ def angle(a: list[float], b: list[float]) -> float:
     return float(np.degrees(np.arccos(np.clip(cosine, -1.0, 1.0))))
 
 
-def angle_cases() -> list[tuple[list[float], list[float]]]:
+def angle_cases(fresh: bool = True) -> list[tuple[list[float], list[float]]]:
     """Right angles, parallels whose rounded cosine passes 1 or -1, zero vectors in either
     position and both, and random pairs drawn here (the learner never sees them)."""
     cases = [
@@ -75,7 +76,8 @@ def angle_cases() -> list[tuple[list[float], list[float]]]:
         ([0.5, -2.0, 3.0], [0.0, -0.0, 0.0]),
         ([-0.0, 0.0, 0.0, 0.0], [1.0, 2.0, 3.0, 4.0]),
     ]
-    rng = np.random.default_rng(404)
+    # a seed drawn anew at each check: no table made with the oracle beforehand holds them
+    rng = np.random.default_rng(random.SystemRandom().randrange(2**32) if fresh else 404)
     for _ in range(12):
         size = int(rng.integers(2, 7))
         a = rng.normal(size=size).round(2)
@@ -123,7 +125,7 @@ def cosine_refused() -> list[Any]:
             *notebook_names("cosine_similarity")]
 
 
-def rank_cases() -> list[tuple[list[float], list[list[float]]]]:
+def rank_cases(fresh: bool = True) -> list[tuple[list[float], list[list[float]]]]:
     """The plane's failing query, a lone document, and random corpora of unequal lengths."""
     plane = [[3.0, 1.0], [3.0, 1.0], [2.0, 1.0], [1.0, 1.0], [1.0, 3.0], [0.0, 1.0]]
     cases = [
@@ -132,7 +134,7 @@ def rank_cases() -> list[tuple[list[float], list[list[float]]]]:
         ([3.0, 4.0], [[6.0, 8.0], [-3.0, -4.0], [1.0, 0.0], [0.0, 50.0]]),
         ([1.0, 2.0, 0.0], [[2.0, 4.0, 0.0]]),
     ]
-    rng = np.random.default_rng(4040)
+    rng = np.random.default_rng(random.SystemRandom().randrange(2**32) if fresh else 4040)
     for _ in range(8):
         size, count = int(rng.integers(2, 6)), int(rng.integers(2, 8))
         documents = rng.normal(size=(count, size)) * rng.uniform(0.2, 9.0, size=(count, 1))

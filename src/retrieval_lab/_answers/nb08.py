@@ -108,7 +108,7 @@ def fallbacks_run(fallbacks_class: type) -> Callable[[str, dict], tuple]:
     return run
 
 
-def fallback_cases(seed: int = 8, drawn: int = 12) -> list[tuple[str, dict]]:
+def fallback_cases(seed: int = 8, drawn: int = 12, fresh: bool = True) -> list[tuple[str, dict]]:
     """Fixed cases (a working primary, every step failing, keyword arguments) plus plans drawn at
     random with a fixed seed, so a table of the fixed cases is not enough."""
     cases = [
@@ -121,7 +121,7 @@ def fallback_cases(seed: int = 8, drawn: int = 12) -> list[tuple[str, dict]]:
         ("only!", {}),
         ("only", {"times": 4}),
     ]
-    rng = random.Random(seed)
+    rng = random.Random(random.SystemRandom().randrange(2**32) if fresh else seed)  # anew
     names = ["alpha", "beta", "gamma", "delta"]
     for _ in range(drawn):
         size = rng.randint(1, 4)
