@@ -103,6 +103,14 @@ except AttributeError:
 def cosine_for_distance(d):
     return 1.0 - float(d) / 2.0
 '''),
+    Wrong(4, "lookup_table_of_the_checks_pairs", '''from retrieval_lab._answers import nb04 as _n
+
+_table = {d: cosine for d, cosine, _ in _n._pairs()}
+
+
+def cosine_for_distance(d):
+    return _table[d]
+'''),
     Wrong(4, "arcsin_of_half_the_distance", '''def cosine_for_distance(d):
     return float(np.cos(2 * np.arcsin(d / 2)))  # NaN where rounding puts d a hair past 2
 '''),
