@@ -46,6 +46,25 @@ WRONG = [
         return float("nan")
     return (similarity + 1.0) / 2.0
 '''),
+    Wrong(2, "lookup_table_of_the_checks_similarities", '''import math
+
+import numpy as np
+
+from retrieval_lab._answers import nb06 as _n
+
+
+def _cosine(q, v):
+    return sum(a * b for a, b in zip(q, v, strict=True)) / (math.hypot(*q) * math.hypot(*v))
+
+
+_seen = [_cosine(t[q], v) for q, t in _n._tables() for v in t.values()]
+_seen += [-1.0, 1.0, 0.0, *np.random.default_rng(6060).uniform(-1.0, 1.0, size=20)]
+_table = {float(s): _n.relevance(float(s)) for s in _seen}
+
+
+def similarity_to_relevance(similarity):
+    return _table[similarity]
+'''),
     Wrong(2, "borrows_the_scratch_qdrant_stores_line", '''from retrieval_lab.scratch import QdrantEdgeVectorStore
 
 _line = QdrantEdgeVectorStore._select_relevance_score_fn(None)

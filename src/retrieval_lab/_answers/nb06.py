@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import random
 import uuid
 import warnings
 from typing import Any
@@ -88,13 +89,24 @@ WEATHER = {"hot": [1.0, 0.0], "warm": [0.8, 0.6], "mild": [0.0, 1.0],
 def _tables() -> list[tuple[str, dict[str, list[float]]]]:
     """(query, vectors): the notebook's weather, then stores drawn here the learner never sees."""
     tables = [("hot", WEATHER)]
-    rng = np.random.default_rng(606)
-    for n in range(6):
+    # a seed drawn anew at each check, so no table made with the oracle beforehand holds
+    # them; a store whose rounded cosine passes 1 or -1 is drawn again (the real method
+    # would warn at the right line's relevance too)
+    rng = np.random.default_rng(random.SystemRandom().randrange(2**32))
+    while len(tables) < 7:
+        n = len(tables) - 1
         size, count = int(rng.integers(2, 6)), int(rng.integers(4, 9))
         vectors = rng.normal(size=(count + 1, size))
         table = {f"t{n}-{i}": [float(x) for x in v] for i, v in enumerate(vectors)}
-        tables.append((f"t{n}-0", table))
+        query = table[f"t{n}-0"]
+        if all(-1.0 <= _store_cosine(query, v) <= 1.0 for v in table.values()):
+            tables.append((f"t{n}-0", table))
     return tables
+
+
+def _store_cosine(q: list[float], v: list[float]) -> float:
+    """The cosine as the exercise's store computes it."""
+    return sum(a * b for a, b in zip(q, v, strict=True)) / (math.hypot(*q) * math.hypot(*v))
 
 
 def same_line_elsewhere() -> list[Any]:
@@ -131,7 +143,7 @@ def relevance_problems(attempt) -> str | None:
                         "from 0 (at -1) to 1 (at 1)")
         if caught:
             return "the real method warned: a relevance is outside [0, 1]"
-    rng = np.random.default_rng(6060)
+    rng = np.random.default_rng(random.SystemRandom().randrange(2**32))
     for similarity in [-1.0, 1.0, 0.0, *rng.uniform(-1.0, 1.0, size=20)]:
         got = attempt(float(similarity))
         if not isinstance(got, int | float) or not abs(got - relevance(similarity)) <= 1e-9:
