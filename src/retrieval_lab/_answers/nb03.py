@@ -126,7 +126,19 @@ def _parents() -> list[Any]:
         Document("Fish swim. Birds sing.", metadata={"tags": ["x"], "h": {"l": [1]}}, id="q"),
         Document("Ha ha ha. Ha ha ha. Ha.", metadata={"pages": [1, 2]}, id="r"),
         Document("Kernels restart.\nPython forgets.", id="7"),
+        _drawn_parent(),
     ]
+
+
+def _drawn_parent() -> Any:
+    """A parent whose text and id are drawn anew at each check, so no table of chunks made
+    with the reference before the check holds it."""
+    from retrieval_lab.scratch.document import Document
+
+    rng = random.SystemRandom()
+    words = ["cats", "purr", "dogs", "bark.", "Kernels", "restart.", "tea", "is", "hot.\n"]
+    text = " ".join(rng.choice(words) for _ in range(rng.randint(3, 12)))
+    return Document(text, metadata={"drawn": [rng.randint(0, 9)]}, id=f"x{rng.randrange(10**6)}")
 
 
 def reference_split_with_ids(splitter: Any, documents: list[Any]) -> list[Any]:
