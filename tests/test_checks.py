@@ -144,3 +144,57 @@ def test_a_computed_prediction_is_refused(attempt):
 @pytest.mark.parametrize("attempt", [unfinished, untouched, ...])
 def test_an_unfinished_prediction_is_not_attempted(attempt):
     assert check_prediction("P", attempt, truth=truth, hint="h").status == "not attempted"
+
+
+def test_same_ranking_never_agrees_with_a_nan_score():
+    from retrieval_lab.compare import same_ranking
+
+    assert same_ranking([("a", 0.5)], [("a", 0.5)])
+    assert not same_ranking([("a", float("nan"))], [("a", 0.5)])
+
+
+def test_a_frozen_module_keeps_its_oracle():
+    import types as _types
+
+    from retrieval_lab.checks import frozen
+
+    module = _types.ModuleType("retrieval_lab_test_frozen")
+    module.cases = lambda: [1, 2]
+    import sys
+
+    sys.modules[module.__name__] = module
+    frozen(module.__name__)
+    with pytest.raises(AttributeError, match="cannot be changed"):
+        module.cases = lambda: []
+    del sys.modules[module.__name__]
+
+
+def test_a_copy_made_from_the_oracles_code_while_the_check_runs_refuses():
+    import types as _types
+
+    from retrieval_lab.checks import CodeGuard
+
+    saved = oracle.__code__
+
+    def copier(x):
+        return _types.FunctionType(saved, globals())(x)
+
+    guard = CodeGuard(oracle)
+    result = check_function("E", copier, oracle=oracle, cases=[1], hint="h", refuse=[oracle, (guard, "calls")])
+    assert not result.passed and "which this exercise asks you to write" in result.message
+    assert copier(2) == 4  # put back afterwards
+
+
+def test_a_c_call_guard_refuses_a_builtin_reached_any_way():
+    from retrieval_lab.checks import CallGuard
+
+    guard = CallGuard("math.factorial", lambda f: getattr(f, "__name__", "") == "factorial")
+
+    def sneaky(x):
+        import importlib
+
+        return importlib.import_module("math").factorial(x)
+
+    result = check_function("E", sneaky, oracle=lambda x: 1 if x < 2 else 2, cases=[2], hint="h",
+                            refuse=[(guard, "calls")])
+    assert not result.passed and "math.factorial" in result.message

@@ -174,7 +174,7 @@ def same_ranking(
     if len(mine) != len(real):
         return False
     for (_, s1), (_, s2) in zip(mine, real, strict=True):
-        if abs(s1 - s2) > tol:
+        if not abs(s1 - s2) <= tol:  # written so, a NaN score never agrees
             return False
     return all(
         sorted(i for i, _ in mine[start:end]) == sorted(i for i, _ in real[start:end])

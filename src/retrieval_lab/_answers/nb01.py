@@ -190,6 +190,6 @@ def reference_detached(doc: Any) -> Any:
     return Document(doc.page_content, metadata=copy.deepcopy(doc.metadata), id=doc.id)
 
 
-from retrieval_lab._answers._guard import frozen  # noqa: E402 - the last thing the module does
+from retrieval_lab.checks import frozen  # noqa: E402 - the last thing the module does
 
 frozen(__name__)  # a cell before the check cannot swap the oracle or the cases

@@ -214,6 +214,6 @@ def loader_methods() -> tuple:
     return (BaseLoader.load_and_split, reference_split)
 
 
-from retrieval_lab._answers._guard import frozen  # noqa: E402 - the last thing the module does
+from retrieval_lab.checks import frozen  # noqa: E402 - the last thing the module does
 
 frozen(__name__)  # a cell before the check cannot swap the oracle or the cases

@@ -223,6 +223,6 @@ def id_problems(attempt: Callable[..., Any]) -> str | None:
     return None
 
 
-from retrieval_lab._answers._guard import frozen  # noqa: E402 - the last thing the module does
+from retrieval_lab.checks import frozen  # noqa: E402 - the last thing the module does
 
 frozen(__name__)  # a cell before the check cannot swap the oracle or the cases

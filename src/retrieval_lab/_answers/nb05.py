@@ -131,6 +131,6 @@ def pair_cases(fresh: bool = True) -> list[tuple[list[str]]]:
     return cases
 
 
-from retrieval_lab._answers._guard import frozen  # noqa: E402 - the last thing the module does
+from retrieval_lab.checks import frozen  # noqa: E402 - the last thing the module does
 
 frozen(__name__)  # a cell before the check cannot swap the oracle or the cases

@@ -291,6 +291,6 @@ def add_texts_refused() -> list[Any]:
             InMemoryVectorStore.add_texts, InMemoryVectorStore.add_documents]
 
 
-from retrieval_lab._answers._guard import frozen  # noqa: E402 - the last thing the module does
+from retrieval_lab.checks import frozen  # noqa: E402 - the last thing the module does
 
 frozen(__name__)  # a cell before the check cannot swap the oracle or the cases

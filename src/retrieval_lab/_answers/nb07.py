@@ -174,6 +174,6 @@ def _async_tests() -> list[str]:
     return [n for n in every if n not in set(vectorstore_test_names(include_async=False))]
 
 
-from retrieval_lab._answers._guard import frozen  # noqa: E402 - the last thing the module does
+from retrieval_lab.checks import frozen  # noqa: E402 - the last thing the module does
 
 frozen(__name__)  # a cell before the check cannot swap the oracle or the cases

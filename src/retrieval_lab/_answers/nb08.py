@@ -142,6 +142,6 @@ def refused() -> tuple:
     return (Runnable.with_fallbacks, *own, real_fallbacks)
 
 
-from retrieval_lab._answers._guard import frozen  # noqa: E402 - the last thing the module does
+from retrieval_lab.checks import frozen  # noqa: E402 - the last thing the module does
 
 frozen(__name__)  # a cell before the check cannot swap the oracle or the cases

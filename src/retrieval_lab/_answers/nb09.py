@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any
 
-from retrieval_lab._answers._guard import frozen, no_calls_on
+from retrieval_lab.checks import frozen, no_calls_on
 
 #: Exercise 1's documents, as its table shows them.
 SNAKES = (

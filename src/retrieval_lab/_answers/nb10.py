@@ -9,7 +9,7 @@ from contextlib import contextmanager
 from functools import lru_cache
 from typing import Any
 
-from retrieval_lab._answers._guard import frozen
+from retrieval_lab.checks import frozen
 
 #: Build it's three documents.
 ROWS = (

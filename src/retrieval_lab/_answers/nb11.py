@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from retrieval_lab._answers._guard import CodeGuard, frozen
+from retrieval_lab.checks import CodeGuard, frozen
 
 # ----------------------------------------------------------------- Exercise 1: predict
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from retrieval_lab._answers._guard import CallGuard, frozen
+from retrieval_lab.checks import CallGuard, frozen
 
 # ----------------------------------------------------------------- Exercise 1: predict
 

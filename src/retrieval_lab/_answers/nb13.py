@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from functools import cache
 from typing import Any
 
-from retrieval_lab._answers._guard import frozen
+from retrieval_lab.checks import frozen
 
 # ----------------------------------------------------------------- Exercise 1: predict
 

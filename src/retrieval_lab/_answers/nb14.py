@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from retrieval_lab._answers._guard import CodeGuard, frozen
+from retrieval_lab.checks import CodeGuard, frozen
 
 # ----------------------------------------------------------------- shared: the course's runs
 
