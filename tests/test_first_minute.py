@@ -51,7 +51,8 @@ def test_install_merges_into_an_image_s_own_settings(tmp_path):
 def test_venv_and_binder_install_the_same_settings():
     assert "python jupyter-prefix/install.py" in (ROOT / "binder/postBuild").read_text()
     stamp = re.search(r"^\$\(STAMP\):.*?(?=^\S)", (ROOT / "Makefile").read_text(), re.S | re.M).group(0)
-    assert "jupyter-prefix/install.py" in stamp
+    assert "tools/venv.sh" in stamp  # make venv's one recipe, shared with the canary
+    assert "jupyter-prefix/install.py" in (ROOT / "tools" / "venv.sh").read_text()
 
 
 def test_alt_r_cannot_save_a_notebook_without_asking():

@@ -101,16 +101,25 @@ def included_files(lines: list[str], folder: Path) -> set[Path]:
     return found
 
 
+VENV_SH = ROOT / "tools" / "venv.sh"
+
+
+def venv_steps() -> list[str]:
+    """tools/venv.sh's commands (the one venv recipe), with its pip array written out."""
+    return [ln.replace('"${pip[@]}"', "pip install --quiet") for ln in commands(VENV_SH)]
+
+
 def recipe(target: str, makefile: Path = ROOT / "Makefile") -> list[str]:
-    """The command lines of a Makefile target (its tab-indented lines)."""
+    """The command lines of a Makefile target (its tab-indented lines); a call of the shared
+    recipe tools/venv.sh stands for that script's own steps."""
     lines = makefile.read_text(encoding="utf-8").splitlines()
     start = next(i for i, ln in enumerate(lines) if ln.startswith(f"{target}:"))
-    commands = []
+    steps = []
     for ln in lines[start + 1:]:
         if not ln.startswith("\t"):
             break
-        commands.append(ln.strip())
-    return commands
+        steps += venv_steps() if ln.strip().startswith("tools/venv.sh") else [ln.strip()]
+    return steps
 
 
 def commands(path: Path) -> list[str]:
@@ -165,9 +174,12 @@ def test_binder_postbuild_is_strict_and_installs_the_package_alone():
 
 
 def test_make_installs_from_the_pin_list():
-    text = (ROOT / "Makefile").read_text()
-    assert "pip install --quiet -r requirements.txt" in text
-    assert "pip install --quiet --no-deps -e ." in text
+    steps = recipe("$(STAMP)")
+    assert "pip install --quiet -r requirements.txt" in steps
+    assert "pip install --quiet --no-deps -e ." in steps
+    assert any(step.startswith("tools/venv.sh") for step in recipe("canary", ROOT / "Makefile")) or (
+        "venv.sh" in (ROOT / "tools" / "canary.py").read_text()
+    ), "make canary must build its venv with the same recipe"
 
 
 @pytest.mark.parametrize("name", sorted(PINS))
@@ -209,7 +221,9 @@ def test_the_conda_route_installs_the_model_where_a_conda_user_reads_it():
               if ln.startswith("#")]
     assert CONDA_ROUTE in header, "environment.yml's header must give the conda route with the model"
     readme = (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
-    assert CONDA_ROUTE in readme, "README.md must give the conda route, the model's step included"
+    assert any(CONDA_ROUTE in line for line in readme), (
+        "README.md must give the conda route, the model's step included"
+    )
 
 
 def _run_colab_cell(tmp_path: Path, monkeypatch, code: str) -> list[tuple[list[str], dict]]:
