@@ -510,6 +510,7 @@ class ExtraRetriever:
     name: str
     build: Builder
     compare_with: tuple[str, ...] = ()
+    module: str = ""  # the module that registered it: the command shows the rows of its --with
 
 
 #: name -> ExtraRetriever: filled by ``register_retriever``, read by ``retrievers_and_pairs``.
@@ -532,7 +533,8 @@ def register_retriever(name: str, build: Builder, compare_with: Sequence[str] = 
     """
     if name in EXTRA_RETRIEVERS or name in dict.fromkeys(n for p in STANDARD_PAIRS for n in p):
         raise ValueError(f"a retriever named {name!r} is already in the table.")
-    EXTRA_RETRIEVERS[name] = ExtraRetriever(name, build, tuple(compare_with))
+    caller = sys._getframe(1).f_globals.get("__name__", "")
+    EXTRA_RETRIEVERS[name] = ExtraRetriever(name, build, tuple(compare_with), caller)
 
 
 def retrievers_and_pairs(
@@ -971,8 +973,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     for module in args.modules:
         importlib.import_module(module)
+    shown = [name for name, row in EXTRA_RETRIEVERS.items() if row.module in args.modules]
     retrievers, pairs = retrievers_and_pairs([q["question"] for q in questions],
-                                             max(args.k, DEPTH))
+                                             max(args.k, DEPTH), extra=shown)
     runs, qrels = run_all(retrievers, questions), judgments(questions, corpus()[0])
     print(f"questions: {args.questions or 'the shipped set'}, split {args.split}\n")
     print(score_runs(runs, qrels, args.k, args.resamples, args.seed), end="\n\n")
