@@ -3,6 +3,7 @@ the threshold retriever's answers with the learner's `kept` cut off from everyth
 
 from __future__ import annotations
 
+import logging
 import random
 import uuid
 import warnings
@@ -161,9 +162,17 @@ def retriever_keeps(corpus: Any) -> Callable[[str, float], list[str]]:
             search_type="similarity_score_threshold",
             search_kwargs={"score_threshold": threshold, "k": 6},
         )
-        with warnings.catch_warnings():  # a relevance a hair above 1: see the deep dives
-            warnings.simplefilter("ignore")
-            return sorted(d.metadata["name"] for d in retriever.invoke(query))
+        # A relevance a hair above 1 warns (see the deep dives), and a threshold that keeps
+        # nothing is logged ("No relevant docs were retrieved ..."): the thresholds are drawn
+        # afresh at each check, so either would make the check cell's output vary. Silenced.
+        before = logging.root.manager.disable
+        logging.disable(logging.WARNING)
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                return sorted(d.metadata["name"] for d in retriever.invoke(query))
+        finally:
+            logging.disable(before)
 
     return keeps
 
