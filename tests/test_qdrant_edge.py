@@ -1,6 +1,6 @@
-"""Notebook 15's QdrantEdgeVectorStore: LangChain's standard suite, a broken copy, and its claims.
+"""Notebook 16's QdrantEdgeVectorStore: LangChain's standard suite, a broken copy, and its claims.
 
-The store is the scratch class exported from ``notebooks/15_qdrant_engine.ipynb``, over Qdrant
+The store is the scratch class exported from ``notebooks/16_qdrant_engine.ipynb``, over Qdrant
 Edge (``qdrant-edge-py``: Qdrant's Rust engine in this process). First the suite the ordinary
 pytest way - all 25 tests, 24 store tests and the guard - then a copy whose results lack
 ``Document.id`` must fail it, then one test per claim the notebook makes in prose (ids, folders,

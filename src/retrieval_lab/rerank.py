@@ -1,6 +1,6 @@
 """The second stage, measured: rerankers of the hybrid first stage, their features, and tables.
 
-Notebook 17 builds the compressor classes; this module holds what it measures them with:
+Notebook 15 builds the compressor classes; this module holds what it measures them with:
 
 - ``sentences_of`` and ``SentenceVectors``: each passage cut into sentences, with MiniLM's
   vector of every sentence of ``python_reference_chunks()`` shipped in the package (embedding

@@ -1,6 +1,6 @@
 """Temporary folders that a killed process cannot leave behind, in memory where there is room.
 
-Notebook 15's store keeps a Qdrant Edge shard in a temporary folder. Two facts of the machine, not
+Notebook 16's store keeps a Qdrant Edge shard in a temporary folder. Two facts of the machine, not
 of retrieval, shape where that folder goes (its deep dive "why the temporary folder is in
 memory" measures them):
 

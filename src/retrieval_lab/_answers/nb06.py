@@ -110,7 +110,7 @@ def _store_cosine(q: list[float], v: list[float]) -> float:
 
 
 def same_line_elsewhere() -> list[Any]:
-    """Where else the course computes (cos + 1) / 2: notebook 15's store (and the function it
+    """Where else the course computes (cos + 1) / 2: notebook 16's store (and the function it
     returns), and notebook 10's check. The learner writes the line, not borrows it."""
     import sys
 

@@ -1,179 +1,245 @@
-"""Notebook 15's exercise checks: which searches are exact (run on the engine), and the engine's
-facet counts, on a store whose only doors are the engine's counting calls."""
+"""The second-stage notebook's exercise checks: the real reranker's answers, the reference
+gradient with its random cases, and what a feature of the learner's own must satisfy."""
 
 from __future__ import annotations
 
-import functools
-import random
-import tempfile
-from collections import Counter
-from collections.abc import Callable
-from pathlib import Path
+import math
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
+from scipy.stats import rankdata
 
-
-@functools.cache
-def _passages() -> tuple[list[Any], np.ndarray]:
-    """The tuning section's passages (each repeated text once) and their shipped vectors."""
-    from retrieval_lab.corpus import distinct_passages, python_reference_chunks, python_reference_vectors
-
-    chunks, vectors = python_reference_chunks(), python_reference_vectors()
-    keep = distinct_passages(chunks)
-    return [chunks[i] for i in keep], np.asarray(vectors[keep], dtype=np.float32)
-
-
-@functools.cache
-def _question_vectors() -> np.ndarray:
-    """Notebook 14's questions, embedded by MiniLM (once per process)."""
-    from retrieval_lab.embeddings import MiniLM
-    from retrieval_lab.evaluate import load_questions
-
-    texts = [q["question"] for q in load_questions()]
-    return np.asarray(MiniLM().embed_documents(texts), dtype=np.float32)
-
+from retrieval_lab.checks import CodeGuard, frozen
 
 # ----------------------------------------------------------------- Exercise 1: predict
 
-
-def _shard(folder: str, vectors: np.ndarray, **config: Any) -> Any:
-    """A shard of these vectors (ids 0..n-1) with these engine settings, optimised once."""
-    import qdrant_edge as edge
-
-    params = edge.EdgeVectorParams(size=vectors.shape[1], distance=edge.Distance.Cosine)
-    shard = edge.EdgeShard.create(folder, edge.EdgeConfig(vectors=params, **config))
-    points = [edge.Point(i, row.tolist(), {}) for i, row in enumerate(vectors)]
-    for start in range(0, len(points), 256):
-        shard.update(edge.UpdateOperation.upsert_points(points[start:start + 256]))
-    shard.optimize()
-    return shard
+#: The exercise's table of scores (by passage text) and the order the documents come in.
+TABLE = {"A": 0.9, "B": 0.5, "C": 0.9, "D": 0.1}
+ORDER = ("D", "C", "B", "A")
 
 
-def _top10(shard: Any, params: Any) -> list[list[int]]:
-    import qdrant_edge as edge
+def what_the_reranker_returns() -> dict[str, list[str]]:
+    """Run the real CrossEncoderReranker and ContextualCompressionRetriever on the exercise."""
+    from langchain_classic.retrievers import ContextualCompressionRetriever
+    from langchain_classic.retrievers.document_compressors import CrossEncoderReranker
+    from langchain_core.cross_encoders import BaseCrossEncoder
+    from langchain_core.documents import Document
+    from langchain_core.retrievers import BaseRetriever
 
+    class Table(BaseCrossEncoder):
+        def score(self, text_pairs: list[tuple[str, str]]) -> list[float]:
+            return [TABLE[p] for _, p in text_pairs]
+
+    class FirstTwo(BaseCrossEncoder):
+        def score(self, text_pairs: list[tuple[str, str]]) -> list[float]:
+            return [TABLE[p] for _, p in text_pairs[:2]]
+
+    class Raises(BaseCrossEncoder):
+        def score(self, text_pairs: list[tuple[str, str]]) -> list[float]:
+            raise RuntimeError("the model was called")
+
+    class Nothing(BaseRetriever):
+        def _get_relevant_documents(self, query: str, *, run_manager: Any) -> list[Document]:
+            return []
+
+    docs = [Document(text, id=text) for text in ORDER]
+
+    def ids(model: BaseCrossEncoder, top_n: int) -> list[str]:
+        reranker = CrossEncoderReranker(model=model, top_n=top_n)
+        return [d.id for d in reranker.compress_documents(docs, "which letter?")]
+
+    empty = ContextualCompressionRetriever(
+        base_compressor=CrossEncoderReranker(model=Raises(), top_n=3), base_retriever=Nothing()
+    )
+    return {
+        "top2": ids(Table(), 2),
+        "minus1": ids(Table(), -1),
+        "short": ids(FirstTwo(), 3),
+        "empty": [d.id for d in empty.invoke("which letter?")],
+    }
+
+
+# ----------------------------------------------------------------- Exercise 2: debug
+
+
+def reference_gradient(w: Any, x: Any, y: Any, l2: float) -> tuple[float, np.ndarray]:
+    """The course's loss and gradient (``rerank.log_loss_gradient``)."""
+    from retrieval_lab import rerank
+
+    loss, gradient = rerank.log_loss_gradient(
+        np.array(w, dtype=float), np.array(x, dtype=float), np.array(y, dtype=float), l2
+    )
+    return float(loss), np.asarray(gradient)
+
+
+def gradient_cases(seed: int | None = None) -> list[tuple[Any, ...]]:
+    """Random weights, features (column 0 the constant 1), labels and penalties: a non-zero
+    intercept always, labels all 0 or all 1 sometimes, sizes from 1 to 60 rows.
+
+    Drawn afresh at every check (a seed from the operating system unless one is given), so a
+    table of answers made in advance holds none of them.
+    """
+    if seed is None:
+        import secrets
+
+        seed = secrets.randbits(64)
+    rng = np.random.default_rng(seed)
+    cases = []
+    shapes = [(1, 2), (2, 3), (7, 2), (25, 4), (60, 6), (13, 5), (40, 3), (5, 7)]
+    penalties = [0.0, 0.01, 0.5, 1e-3, 2.0, 0.1, 0.0, 0.3]
+    for n, (rows, width) in enumerate(shapes):
+        x = np.c_[np.ones(rows), rng.normal(size=(rows, width - 1)) * (1 + n % 3)]
+        w = rng.normal(size=width) * 1.5
+        w[0] = 0.5 + rng.random()  # an intercept the penalty must leave alone
+        if n == 3:
+            y = np.zeros(rows)
+        elif n == 5:
+            y = np.ones(rows)
+        else:
+            y = (rng.random(rows) < 0.4).astype(float)
+        cases.append((w, x, y, penalties[n]))
+    return cases
+
+
+def same_loss_and_gradient(got: Any, expected: tuple[float, np.ndarray]) -> bool:
+    """The loss to 1e-12 (relative) and the gradient element by element."""
+    if not isinstance(got, tuple | list) or len(got) != 2:
+        return False
+    loss, gradient = got
+    try:
+        gradient = np.asarray(gradient, dtype=float)
+        loss = float(loss)
+    except (TypeError, ValueError):
+        return False
+    return (
+        math.isclose(loss, expected[0], rel_tol=1e-12, abs_tol=1e-14)
+        and gradient.shape == expected[1].shape
+        and bool(np.allclose(gradient, expected[1], rtol=1e-10, atol=1e-14))
+    )
+
+
+def refused_gradient() -> tuple[Any, ...]:
+    """The oracle and the course's own gradient refuse while the learner's code runs."""
+    from retrieval_lab import rerank
+
+    functions = (reference_gradient, rerank.log_loss_gradient, rerank.fit_logistic)
+    # read the code now, before `refusing` swaps it: a copy made from it refuses too
+    return (*functions, (CodeGuard(*functions), "calls"))
+
+
+# ----------------------------------------------------------------- Exercise 3: apply
+
+#: Questions the learner has not seen: the feature runs on their candidates.
+UNSEEN_QUESTIONS = (
+    "How do I leave a loop before it has finished?",
+    "What does a star in front of a parameter name collect?",
+    "When does the code in a finally clause run?",
+    "When are the default values of a function's arguments computed?",
+    "What happens when a function body contains yield?",
+    "Can a class inherit from two classes at once?",
+)
+
+
+def _number(value: Any) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, int | float | np.integer | np.floating):
+        return None
+    return float(value)
+
+
+def _correlation(a: Sequence[float], b: Sequence[float]) -> float:
+    a_, b_ = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    if a_.std() == 0 or b_.std() == 0:
+        return 0.0
+    return float(np.corrcoef(a_, b_)[0, 1])
+
+
+def _explained(values: Sequence[float], six: Sequence[Sequence[float]]) -> float:
+    """R squared of the least-squares fit of ``values`` on the six features and a constant:
+    a weighted sum of features the learned reranker has adds nothing it could not learn."""
+    v = np.asarray(values, dtype=float)
+    if v.std() == 0:
+        return 0.0
+    design = np.c_[np.ones(len(v)), np.asarray(six, dtype=float)]
+    weights, *_ = np.linalg.lstsq(design, v, rcond=None)
+    return float(1 - ((v - design @ weights) ** 2).sum() / ((v - v.mean()) ** 2).sum())
+
+
+def _auc(scores: Sequence[float], labels: Sequence[float]) -> float:
+    """The chance that a relevant candidate outscores an irrelevant one (ties count half)."""
+    pos = [s for s, y in zip(scores, labels, strict=True) if y]
+    neg = [s for s, y in zip(scores, labels, strict=True) if not y]
+    wins = sum((p > n) + 0.5 * (p == n) for p in pos for n in neg)
+    return wins / (len(pos) * len(neg)) if pos and neg else 0.5
+
+
+def _pairs(per_question: int = 10) -> list[tuple[str, str]]:
+    from retrieval_lab import rerank
+
+    stage = rerank.first_stage()
     return [
-        [hit.id for hit in shard.query(
-            edge.QueryRequest(limit=10, query=edge.Query.Nearest(v.tolist()), params=params))]
-        for v in _question_vectors()
+        (q, stage.by_id[i].page_content)
+        for q in UNSEEN_QUESTIONS for i in stage.ranking(q)[:per_question]
     ]
 
 
-@functools.cache
-def exact_searches_truth() -> dict[str, bool]:
-    """Run the four searches of Exercise 1 on three new stores of the passages."""
-    import qdrant_edge as edge
+def feature_problems(feature: Callable[[str, str], Any]) -> str | None:
+    """What is wrong with a seventh feature, or None: a finite number for every candidate of
+    unseen questions, the same twice, varying between passages, no copy of the six, and not
+    a reader of the judgments."""
+    from retrieval_lab import evaluate, rerank
 
-    _, vectors = _passages()
-    build_now = edge.EdgeOptimizersConfig(indexing_threshold=1)
-    walked = edge.HnswIndexConfig(m=16, ef_construct=100, full_scan_threshold=1)
-    with tempfile.TemporaryDirectory() as folder:
-        shards = {
-            "default": _shard(str(Path(folder) / "a"), vectors),
-            "graph": _shard(str(Path(folder) / "b"), vectors, optimizers=build_now),
-            "walked": _shard(str(Path(folder) / "c"), vectors, optimizers=build_now,
-                             hnsw_config=walked),
-        }
-        try:
-            exact = _top10(shards["default"], edge.SearchParams(exact=True))
-            ef1 = edge.SearchParams(hnsw_ef=1)
-            return {
-                "a": _top10(shards["default"], ef1) == exact,
-                "b": _top10(shards["graph"], ef1) == exact,
-                "c": _top10(shards["walked"], ef1) == exact,
-                "d": _top10(shards["walked"], edge.SearchParams(exact=True)) == exact,
-            }
-        finally:
-            for shard in shards.values():
-                shard.close()
-
-
-# ----------------------------------------------------------------- Exercise 2: extend
-
-#: What the learner's function may call on the shard: changing it (an index) and counting.
-ENGINE_CALLS = ("update", "facet", "count", "info")
-
-
-def _engine_only(store: Any, label: str) -> Any:
-    """A stand-in for ``store`` that holds no reference to it in any attribute: its ``shard``
-    offers only ENGINE_CALLS (each a plain function, so no ``__self__`` leads to the shard)."""
-    shard = store.shard
-
-    def door(name: str) -> Callable[..., Any]:
-        def call(*args: Any, **kwargs: Any) -> Any:
-            return getattr(shard, name)(*args, **kwargs)
-
-        call.__name__ = name
-        return call
-
-    doors = {name: door(name) for name in ENGINE_CALLS}
-
-    class EngineOnlyShard:
-        __slots__ = ()
-
-        def __getattr__(self, name: str) -> Any:
-            if name in doors:
-                return doors[name]
-            raise AttributeError(
-                f"the check hides the shard's .{name}: your function may only change the "
-                f"shard and ask it to count ({', '.join(ENGINE_CALLS)})"
-            )
-
-        def __dir__(self) -> list[str]:
-            return list(ENGINE_CALLS)
-
-        def __repr__(self) -> str:
-            return "<the store's shard: update, facet, count, info>"
-
-    class EngineOnlyStore:
-        __slots__ = ()
-        shard = EngineOnlyShard()
-
-        def __getattr__(self, name: str) -> Any:
-            raise AttributeError(
-                f"the check hides the store's .{name}: count with the engine, through .shard"
-            )
-
-        def __repr__(self) -> str:
-            return label
-
-    return EngineOnlyStore()
+    pairs = _pairs()
+    values = []
+    for question, passage in pairs:
+        raw = feature(question, passage)
+        value = _number(raw)
+        if value is None or not math.isfinite(value):
+            return (f"for the question {question!r} it returned {raw!r:.40}: a feature must "
+                    "be a finite number (int or float)")
+        values.append(value)
+    question, passage = pairs[len(pairs) // 2]
+    if _number(feature(question, passage)) != values[len(pairs) // 2]:
+        return "it gave two different values for the same pair: a feature must be repeatable"
+    by_question: dict[str, set[float]] = {}
+    for (q, _), value in zip(pairs, values, strict=True):
+        by_question.setdefault(q, set()).add(value)
+    if all(len(seen) == 1 for seen in by_question.values()):
+        return ("it gives every passage of a question the same value, so it cannot tell "
+                "candidates apart")
+    six = [rerank.features(q, p) for q, p in pairs]
+    for column, name in enumerate(rerank.FEATURES):
+        if abs(_correlation(values, [row[column] for row in six])) > 0.98 or abs(
+            _correlation(rankdata(values), rankdata([row[column] for row in six]))
+        ) > 0.98:
+            return f"it is the feature {name!r} again (or a rescaling of it)"
+    explained = _explained(values, six)
+    if explained > 0.98**2:
+        return (f"the six features, weighted and summed, give {explained:.0%} of it: the "
+                "learned reranker, a weighted sum, already has it")
+    questions = evaluate.load_questions()[:40]
+    qrels = evaluate.judgments(questions, evaluate.corpus()[0])
+    stage = rerank.first_stage()
+    scores, labels = [], []
+    for q in questions:
+        if qrels[q["id"]]:
+            for doc_id in stage.ranking(q["question"])[:20]:
+                scores.append(_number(feature(q["question"], stage.by_id[doc_id].page_content)))
+                labels.append(qrels[q["id"]].get(doc_id, 0) >= 1)
+    if any(s is None for s in scores):
+        return "on a shipped question it did not return a number"
+    if max(_auc(scores, labels), 1 - _auc(scores, labels)) > 0.97:
+        return ("it separates relevant from irrelevant passages almost perfectly on the "
+                "shipped questions and not on new ones: does it read the judgments?")
+    return None
 
 
-def count_trial() -> dict[str, Any]:
-    """``check_function``'s cases, oracle and refuse for Exercise 2.
+def refused_feature() -> tuple[Any, ...]:
+    """The judgments stay out of reach while the learner's feature runs."""
+    from retrieval_lab import evaluate
+    from retrieval_lab.scratch import measuring_retrieval
 
-    The cases are (store, key) pairs on fresh stores the learner never saw: the six documents,
-    and 37, 260 and 530 passages drawn at random (seeded). The oracle is Python's Counter over
-    the metadata of the documents put in each store.
-    """
-    from retrieval_lab.corpus import PETS_AND_CODE
-    from retrieval_lab.embeddings import BagOfWords, LookupEmbeddings
-    from retrieval_lab.scratch.document import Document
-    from retrieval_lab.scratch.qdrant_engine import QdrantEdgeVectorStore
+    return (evaluate.judgments, evaluate.load_questions, measuring_retrieval.chunk_labels)
 
-    passages, vectors = _passages()
-    shipped = LookupEmbeddings({d.page_content: row for d, row in zip(passages, vectors, strict=True)})
-    draw = random.Random(1515)
-    sets = {
-        "<store of 6 documents>": ([Document(t, metadata=m, id=i) for i, t, m in PETS_AND_CODE],
-                                   BagOfWords()),
-    }
-    for size in (37, 260, 530):
-        picked = draw.sample(range(len(passages)), size)
-        sets[f"<store of {size} passages>"] = ([passages[i] for i in picked], shipped)
-    cases, metadata, stores = [], {}, []
-    for label, (docs, embedding) in sets.items():
-        store = QdrantEdgeVectorStore.from_documents(docs, embedding)
-        stores.append(store)  # kept open while the oracle lives (closed when it is collected)
-        door = _engine_only(store, label)
-        metadata[id(door)] = [dict(d.metadata) for d in docs]
-        keys = ("topic", "source") if label.endswith("documents>") else ("topic",)
-        cases += [(door, key) for key in keys]
 
-    def counts(store: Any, key: str, _open: list = stores) -> dict[str, int]:
-        return dict(Counter(meta[key] for meta in metadata[id(store)]))
-
-    counts.__qualname__ = "counts_oracle"  # named so in the refusal message
-    return {"cases": cases, "oracle": counts, "refuse": (counts,)}
+frozen(__name__)  # a cell before the check cannot swap the oracle or the cases

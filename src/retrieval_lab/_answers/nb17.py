@@ -1,245 +1,285 @@
-"""The second-stage notebook's exercise checks: the real reranker's answers, the reference
-gradient with its random cases, and what a feature of the learner's own must satisfy."""
+"""Notebook 17's exercise checks, on a Postgres server of their own.
+
+The checks never touch the notebook's server or names: a private server (started the first time
+a check needs it, stopped when Python exits) holds the same table - the 781 passages, their
+MiniLM vectors, the same HNSW index - so a skipped cell cannot make a check agree.
+"""
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable, Sequence
+import functools
+import json
+import random
+import re
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
-from scipy.stats import rankdata
 
-from retrieval_lab.checks import CodeGuard, frozen
+TABLE = "python_reference"
+QUESTION = "Is the order of keys in a dictionary kept?"
+STORE_QUERY = f"SELECT langchain_id FROM {TABLE} ORDER BY embedding <=> %s::vector LIMIT 4"
+FILTERED = STORE_QUERY.replace("ORDER", "WHERE topic = 'debugger' ORDER")
+SEQSCAN_OFF = "enable_seqscan = off"
+
+
+@functools.cache
+def _passages() -> tuple[list[Any], np.ndarray]:
+    """The passages, and their vectors as notebook 17 stores them (a repeated text: its first)."""
+    from retrieval_lab.corpus import python_reference_chunks, python_reference_vectors
+
+    passages, vectors = python_reference_chunks(), python_reference_vectors()
+    first: dict[str, int] = {}
+    rows = [first.setdefault(p.page_content, i) for i, p in enumerate(passages)]
+    return passages, np.asarray(vectors[rows], dtype=np.float32)
+
+
+@functools.cache
+def _question_vector() -> list[float]:
+    from retrieval_lab.embeddings import MiniLM
+
+    return list(MiniLM().embed_query(QUESTION))
+
+
+@functools.cache
+def _mirror() -> tuple[Any, Any]:
+    """(server, engine): a private Postgres with the notebook's table and HNSW index."""
+    from langchain_postgres import Column, PGEngine, PGVectorStore
+    from langchain_postgres.v2.indexes import HNSWIndex
+
+    from retrieval_lab.embeddings import LookupEmbeddings
+    from retrieval_lab.postgres import start_postgres
+
+    server = start_postgres()
+    with server.connect() as conn:
+        conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
+    engine = PGEngine.from_connection_string(server.url, pool_pre_ping=True)
+    engine.init_vectorstore_table(TABLE, vector_size=384, id_column=Column("langchain_id", "VARCHAR"),
+                                  metadata_columns=[Column("topic", "TEXT")])
+    passages, vectors = _passages()
+    store = PGVectorStore.create_sync(engine, embedding_service=LookupEmbeddings({QUESTION: _question_vector()}),
+                                      table_name=TABLE, metadata_columns=["topic"])
+    store.add_embeddings(texts=[p.page_content for p in passages], embeddings=vectors.tolist(),
+                         metadatas=[p.metadata for p in passages], ids=[p.id for p in passages])
+    store.apply_vector_index(HNSWIndex(m=16, ef_construction=64))
+    return server, engine
+
+
+def _plan(query: str, *params: Any, settings: tuple[str, ...] = (), first: tuple[str, ...] = ()) -> str:
+    """EXPLAIN (COSTS OFF) on the private server, in a transaction rolled back at once."""
+    server, _ = _mirror()
+    server.start()
+    with server.connect(autocommit=False) as conn:
+        for statement in [f"SET LOCAL {s}" for s in settings] + list(first):
+            conn.execute(statement)
+        rows = conn.execute("EXPLAIN (COSTS OFF) " + query, params).fetchall()
+        conn.rollback()
+    return "\n".join(row[0] for row in rows)
+
 
 # ----------------------------------------------------------------- Exercise 1: predict
 
-#: The exercise's table of scores (by passage text) and the order the documents come in.
-TABLE = {"A": 0.9, "B": 0.5, "C": 0.9, "D": 0.1}
-ORDER = ("D", "C", "B", "A")
+_ORDERS = {
+    "A": "embedding <-> %s::vector LIMIT 4",
+    "B": "cosine_distance(embedding, %s::vector) LIMIT 4",
+    "C": "embedding <=> %s::vector DESC LIMIT 4",
+    "D": "embedding <=> %s::vector LIMIT 50",
+    "E": "embedding <=> %s::vector LIMIT 4",
+}
 
 
-def what_the_reranker_returns() -> dict[str, list[str]]:
-    """Run the real CrossEncoderReranker and ContextualCompressionRetriever on the exercise."""
-    from langchain_classic.retrievers import ContextualCompressionRetriever
-    from langchain_classic.retrievers.document_compressors import CrossEncoderReranker
-    from langchain_core.cross_encoders import BaseCrossEncoder
-    from langchain_core.documents import Document
-    from langchain_core.retrievers import BaseRetriever
-
-    class Table(BaseCrossEncoder):
-        def score(self, text_pairs: list[tuple[str, str]]) -> list[float]:
-            return [TABLE[p] for _, p in text_pairs]
-
-    class FirstTwo(BaseCrossEncoder):
-        def score(self, text_pairs: list[tuple[str, str]]) -> list[float]:
-            return [TABLE[p] for _, p in text_pairs[:2]]
-
-    class Raises(BaseCrossEncoder):
-        def score(self, text_pairs: list[tuple[str, str]]) -> list[float]:
-            raise RuntimeError("the model was called")
-
-    class Nothing(BaseRetriever):
-        def _get_relevant_documents(self, query: str, *, run_manager: Any) -> list[Document]:
-            return []
-
-    docs = [Document(text, id=text) for text in ORDER]
-
-    def ids(model: BaseCrossEncoder, top_n: int) -> list[str]:
-        reranker = CrossEncoderReranker(model=model, top_n=top_n)
-        return [d.id for d in reranker.compress_documents(docs, "which letter?")]
-
-    empty = ContextualCompressionRetriever(
-        base_compressor=CrossEncoderReranker(model=Raises(), top_n=3), base_retriever=Nothing()
-    )
-    return {
-        "top2": ids(Table(), 2),
-        "minus1": ids(Table(), -1),
-        "short": ids(FirstTwo(), 3),
-        "empty": [d.id for d in empty.invoke("which letter?")],
-    }
+@functools.cache
+def index_plans_truth() -> dict[str, bool]:
+    """For each letter, whether EXPLAIN shows an Index Scan (sequential scans switched off)."""
+    vector = str(_question_vector())
+    answers = {}
+    for letter, order in _ORDERS.items():
+        drop = (f"DROP INDEX {TABLE}langchainvectorindex",) if letter == "E" else ()
+        shown = _plan(f"SELECT langchain_id FROM {TABLE} ORDER BY {order}", vector,
+                      settings=(SEQSCAN_OFF,), first=drop)
+        answers[letter] = "Index Scan" in shown
+    return answers
 
 
-# ----------------------------------------------------------------- Exercise 2: debug
+# ----------------------------------------------------------------- Exercise 2: apply
 
 
-def reference_gradient(w: Any, x: Any, y: Any, l2: float) -> tuple[float, np.ndarray]:
-    """The course's loss and gradient (``rerank.log_loss_gradient``)."""
-    from retrieval_lab import rerank
-
-    loss, gradient = rerank.log_loss_gradient(
-        np.array(w, dtype=float), np.array(x, dtype=float), np.array(y, dtype=float), l2
-    )
-    return float(loss), np.asarray(gradient)
-
-
-def gradient_cases(seed: int | None = None) -> list[tuple[Any, ...]]:
-    """Random weights, features (column 0 the constant 1), labels and penalties: a non-zero
-    intercept always, labels all 0 or all 1 sometimes, sizes from 1 to 60 rows.
-
-    Drawn afresh at every check (a seed from the operating system unless one is given), so a
-    table of answers made in advance holds none of them.
-    """
-    if seed is None:
-        import secrets
-
-        seed = secrets.randbits(64)
-    rng = np.random.default_rng(seed)
+def nearest_cases() -> list[tuple[str, list[str], int]]:
+    """(vector, topics, k): vectors near passages (seeded noise), topics drawn from the table's,
+    k from 1 to 9; one topic list is empty, one holds a quote, one topic has fewer rows than k."""
+    passages, vectors = _passages()
+    topics = sorted({p.metadata["topic"] for p in passages})
+    draw = random.Random(1616)
+    noise = np.random.default_rng(1616)
     cases = []
-    shapes = [(1, 2), (2, 3), (7, 2), (25, 4), (60, 6), (13, 5), (40, 3), (5, 7)]
-    penalties = [0.0, 0.01, 0.5, 1e-3, 2.0, 0.1, 0.0, 0.3]
-    for n, (rows, width) in enumerate(shapes):
-        x = np.c_[np.ones(rows), rng.normal(size=(rows, width - 1)) * (1 + n % 3)]
-        w = rng.normal(size=width) * 1.5
-        w[0] = 0.5 + rng.random()  # an intercept the penalty must leave alone
-        if n == 3:
-            y = np.zeros(rows)
-        elif n == 5:
-            y = np.ones(rows)
-        else:
-            y = (rng.random(rows) < 0.4).astype(float)
-        cases.append((w, x, y, penalties[n]))
+    for n in range(7):
+        row = vectors[draw.randrange(len(vectors))] + noise.normal(0, 0.02, vectors.shape[1])
+        row = (row / np.linalg.norm(row)).astype(np.float32)
+        chosen = draw.sample(topics, draw.randint(1, 4))
+        if n == 2:
+            chosen = [*chosen, "it's"]  # no such topic; pasted into SQL, the quote breaks it
+        if n == 5:
+            chosen = []
+        cases.append((str([round(float(x), 6) for x in row]), chosen, draw.randint(1, 9)))
+    rare = min(topics, key=lambda t: sum(p.metadata["topic"] == t for p in passages))
+    cases.append((cases[0][0], [rare], 9))
     return cases
 
 
-def same_loss_and_gradient(got: Any, expected: tuple[float, np.ndarray]) -> bool:
-    """The loss to 1e-12 (relative) and the gradient element by element."""
-    if not isinstance(got, tuple | list) or len(got) != 2:
+def nearest_oracle(vector: str, topics: list[str], k: int) -> tuple[list[str], dict[str, float]]:
+    """The ids exact search finds (numpy, float64), and every candidate's cosine distance."""
+    passages, vectors = _passages()
+    query = np.asarray(json.loads(vector), dtype=np.float64)
+    kept = [i for i, p in enumerate(passages) if p.metadata["topic"] in set(topics)]
+    rows = vectors[kept].astype(np.float64)
+    cosine = rows @ query / (np.linalg.norm(rows, axis=1) * np.linalg.norm(query))
+    distance = {passages[i].id: float(1 - c) for i, c in zip(kept, cosine, strict=True)}
+    ranked = sorted(distance, key=lambda doc_id: (distance[doc_id], doc_id))
+    return ranked[:k], distance
+
+
+def _same_nearest(got: Any, expected: tuple[list[str], dict[str, float]]) -> bool:
+    """The same ids in the same order, or an order that differs only among equal distances."""
+    ids, distance = expected
+    if not isinstance(got, list) or len(got) != len(ids) or len(set(got)) != len(got):
         return False
-    loss, gradient = got
+    if any(doc_id not in distance for doc_id in got):
+        return False
+    return all(abs(distance[g] - distance[e]) < 1e-5 for g, e in zip(got, ids, strict=True))
+
+
+@contextmanager
+def _statements() -> Iterator[list[tuple[str, Any]]]:
+    """Every (query text, parameters) that psycopg sends while the block runs."""
+    import psycopg
+
+    sent: list[tuple[str, Any]] = []
+    original = psycopg.Cursor.execute
+
+    def execute(self: Any, query: Any, params: Any = None, **kwargs: Any) -> Any:
+        sent.append((query if isinstance(query, str) else repr(query), params))
+        return original(self, query, params, **kwargs)
+
+    psycopg.Cursor.execute = execute
     try:
-        gradient = np.asarray(gradient, dtype=float)
-        loss = float(loss)
-    except (TypeError, ValueError):
-        return False
-    return (
-        math.isclose(loss, expected[0], rel_tol=1e-12, abs_tol=1e-14)
-        and gradient.shape == expected[1].shape
-        and bool(np.allclose(gradient, expected[1], rtol=1e-10, atol=1e-14))
-    )
+        yield sent
+    finally:
+        psycopg.Cursor.execute = original
 
 
-def refused_gradient() -> tuple[Any, ...]:
-    """The oracle and the course's own gradient refuse while the learner's code runs."""
-    from retrieval_lab import rerank
-
-    functions = (reference_gradient, rerank.log_loss_gradient, rerank.fit_logistic)
-    # read the code now, before `refusing` swaps it: a copy made from it refuses too
-    return (*functions, (CodeGuard(*functions), "calls"))
-
-
-# ----------------------------------------------------------------- Exercise 3: apply
-
-#: Questions the learner has not seen: the feature runs on their candidates.
-UNSEEN_QUESTIONS = (
-    "How do I leave a loop before it has finished?",
-    "What does a star in front of a parameter name collect?",
-    "When does the code in a finally clause run?",
-    "When are the default values of a function's arguments computed?",
-    "What happens when a function body contains yield?",
-    "Can a class inherit from two classes at once?",
-)
-
-
-def _number(value: Any) -> float | None:
-    if isinstance(value, bool) or not isinstance(value, int | float | np.integer | np.floating):
-        return None
-    return float(value)
-
-
-def _correlation(a: Sequence[float], b: Sequence[float]) -> float:
-    a_, b_ = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
-    if a_.std() == 0 or b_.std() == 0:
-        return 0.0
-    return float(np.corrcoef(a_, b_)[0, 1])
-
-
-def _explained(values: Sequence[float], six: Sequence[Sequence[float]]) -> float:
-    """R squared of the least-squares fit of ``values`` on the six features and a constant:
-    a weighted sum of features the learned reranker has adds nothing it could not learn."""
-    v = np.asarray(values, dtype=float)
-    if v.std() == 0:
-        return 0.0
-    design = np.c_[np.ones(len(v)), np.asarray(six, dtype=float)]
-    weights, *_ = np.linalg.lstsq(design, v, rcond=None)
-    return float(1 - ((v - design @ weights) ** 2).sum() / ((v - v.mean()) ** 2).sum())
-
-
-def _auc(scores: Sequence[float], labels: Sequence[float]) -> float:
-    """The chance that a relevant candidate outscores an irrelevant one (ties count half)."""
-    pos = [s for s, y in zip(scores, labels, strict=True) if y]
-    neg = [s for s, y in zip(scores, labels, strict=True) if not y]
-    wins = sum((p > n) + 0.5 * (p == n) for p in pos for n in neg)
-    return wins / (len(pos) * len(neg)) if pos and neg else 0.5
-
-
-def _pairs(per_question: int = 10) -> list[tuple[str, str]]:
-    from retrieval_lab import rerank
-
-    stage = rerank.first_stage()
-    return [
-        (q, stage.by_id[i].page_content)
-        for q in UNSEEN_QUESTIONS for i in stage.ranking(q)[:per_question]
-    ]
-
-
-def feature_problems(feature: Callable[[str, str], Any]) -> str | None:
-    """What is wrong with a seventh feature, or None: a finite number for every candidate of
-    unseen questions, the same twice, varying between passages, no copy of the six, and not
-    a reader of the judgments."""
-    from retrieval_lab import evaluate, rerank
-
-    pairs = _pairs()
-    values = []
-    for question, passage in pairs:
-        raw = feature(question, passage)
-        value = _number(raw)
-        if value is None or not math.isfinite(value):
-            return (f"for the question {question!r} it returned {raw!r:.40}: a feature must "
-                    "be a finite number (int or float)")
-        values.append(value)
-    question, passage = pairs[len(pairs) // 2]
-    if _number(feature(question, passage)) != values[len(pairs) // 2]:
-        return "it gave two different values for the same pair: a feature must be repeatable"
-    by_question: dict[str, set[float]] = {}
-    for (q, _), value in zip(pairs, values, strict=True):
-        by_question.setdefault(q, set()).add(value)
-    if all(len(seen) == 1 for seen in by_question.values()):
-        return ("it gives every passage of a question the same value, so it cannot tell "
-                "candidates apart")
-    six = [rerank.features(q, p) for q, p in pairs]
-    for column, name in enumerate(rerank.FEATURES):
-        if abs(_correlation(values, [row[column] for row in six])) > 0.98 or abs(
-            _correlation(rankdata(values), rankdata([row[column] for row in six]))
-        ) > 0.98:
-            return f"it is the feature {name!r} again (or a rescaling of it)"
-    explained = _explained(values, six)
-    if explained > 0.98**2:
-        return (f"the six features, weighted and summed, give {explained:.0%} of it: the "
-                "learned reranker, a weighted sum, already has it")
-    questions = evaluate.load_questions()[:40]
-    qrels = evaluate.judgments(questions, evaluate.corpus()[0])
-    stage = rerank.first_stage()
-    scores, labels = [], []
-    for q in questions:
-        if qrels[q["id"]]:
-            for doc_id in stage.ranking(q["question"])[:20]:
-                scores.append(_number(feature(q["question"], stage.by_id[doc_id].page_content)))
-                labels.append(qrels[q["id"]].get(doc_id, 0) >= 1)
-    if any(s is None for s in scores):
-        return "on a shipped question it did not return a number"
-    if max(_auc(scores, labels), 1 - _auc(scores, labels)) > 0.97:
-        return ("it separates relevant from irrelevant passages almost perfectly on the "
-                "shipped questions and not on new ones: does it read the judgments?")
+def _pasted(sent: list[tuple[str, Any]], vector: str, topics: list[str], k: int) -> str | None:
+    """What is wrong with the SQL sent: no search of the table sent with the values as its
+    parameters, or a value pasted into a statement's text."""
+    asked = [(q, p) for q, p in sent if re.search(r"\bselect\b", q, re.I)]
+    number = re.search(r"-?\d+\.\d{3,}", vector)
+    for query, _ in asked:
+        pasted = [t for t in topics if len(t) > 2 and t in query]
+        if pasted or (number and number.group() in query) or re.search(r"\blimit\s+\d", query, re.I):
+            return ("a value is pasted into your SQL's text: write %s where each value goes and "
+                    "pass the values to sql(...), so no value can change the statement")
+    searches = [(q, list(p.values()) if isinstance(p, dict) else list(p or ())) for q, p in asked
+                if TABLE in q]
+    if not searches:
+        return "your function sent no SELECT on python_reference to the server: run the SQL with sql(...)"
+    if not any(vector in p and list(topics) in p and k in p for _, p in searches):
+        return "your SELECT was not sent with the vector, the topics and k as its parameters (%s)"
     return None
 
 
-def refused_feature() -> tuple[Any, ...]:
-    """The judgments stay out of reach while the learner's feature runs."""
-    from retrieval_lab import evaluate
-    from retrieval_lab.scratch import measuring_retrieval
+def nearest_problems(attempt: Callable[..., Any]) -> str | None:
+    """The learner's function on every case (the store's searches refused: check_behaviour's
+    ``refuse``), its SQL read as psycopg sends it."""
+    cases = nearest_cases()
+    expected = [nearest_oracle(*case) for case in cases]  # before the learner's code runs
+    for (vector, topics, k), want in zip(cases, expected, strict=True):
+        with _statements() as sent:
+            got = attempt(vector, topics, k)
+        shown = f"topics={topics!r}, k={k}"
+        wrong_sql = _pasted(sent, vector, topics, k)
+        if wrong_sql:
+            return f"{wrong_sql} (on {shown})"
+        if not _same_nearest(got, want):
+            return f"on {shown} your function returned {got!r}: not the k nearest of those topics"
+    return None
 
-    return (evaluate.judgments, evaluate.load_questions, measuring_retrieval.chunk_labels)
+
+def store_searches() -> tuple[Any, ...]:
+    """What Exercise 2 mirrors, refused while the learner's function runs: the store's searches."""
+    from langchain_postgres import PGVectorStore
+    from langchain_postgres.v2.async_vectorstore import AsyncPGVectorStore
+
+    return (PGVectorStore.similarity_search_by_vector, PGVectorStore.similarity_search,
+            PGVectorStore.similarity_search_with_score_by_vector, PGVectorStore.similarity_search_with_score,
+            AsyncPGVectorStore.asimilarity_search_by_vector, AsyncPGVectorStore.asimilarity_search_with_score_by_vector,
+            nearest_oracle)
 
 
-frozen(__name__)  # a cell before the check cannot swap the oracle or the cases
+# ----------------------------------------------------------------- Exercise 3: debug
+
+MAX_EF_SEARCH = 100
+_TOPICS = (("debugger", 4), ("import", 4), ("naming", 6), ("compound", 8))
+
+
+def _applied(settings: list[str]) -> dict[str, str] | str:
+    """What the server's settings are after ``SET LOCAL`` of each of the learner's (read back with
+    SHOW, so spelling, case and ``TO`` make no difference), or what was wrong with one."""
+    server, _ = _mirror()
+    server.start()
+    with server.connect(autocommit=False) as conn:
+        try:
+            for setting in settings:
+                conn.execute(f"SET LOCAL {setting}")
+            return {name: conn.execute(f"SHOW {name}").fetchone()[0]
+                    for name in ("enable_seqscan", "hnsw.ef_search")}
+        except Exception as exc:  # the server's own complaint about a setting
+            return f"the server refused one of your settings ({type(exc).__name__}: {str(exc).splitlines()[0]})"
+        finally:
+            conn.rollback()
+
+
+def fill_problems(options: Any) -> str | None:
+    """The learner's query options on the private table: the index still used, k rows of the topic.
+
+    The table is small, so the planner would scan it anyway; the check switches sequential scans
+    off itself, standing in for a table big enough that the planner takes the index.
+    """
+    from langchain_postgres import PGVectorStore
+    from langchain_postgres.v2.indexes import QueryOptions
+
+    from retrieval_lab.embeddings import LookupEmbeddings
+
+    if not isinstance(options, QueryOptions):
+        return f"expected query options (a QueryOptions, such as HNSWQueryOptions), got {type(options).__name__}"
+    settings = [" ".join(str(s).split()) for s in options.to_parameter()]
+    applied = _applied(settings)
+    if isinstance(applied, str):
+        return applied
+    if applied["enable_seqscan"] != "on":
+        return ("your options switch sequential scans off, which is never a production setting: the "
+                "check does that itself here, standing in for a table big enough that the planner "
+                "takes the index")
+    ef = int(applied["hnsw.ef_search"])
+    if ef > MAX_EF_SEARCH:
+        return (f"ef_search = {ef}: every search, filtered or not, would then keep {ef} candidates; "
+                f"keep it at most {MAX_EF_SEARCH}")
+
+    class Forced(QueryOptions):
+        def to_parameter(self) -> list[str]:
+            return [SEQSCAN_OFF, *settings]
+
+        def to_string(self) -> str:
+            return ", ".join(self.to_parameter())
+
+    if "Index Scan" not in _plan(FILTERED, str(_question_vector()), settings=tuple(Forced().to_parameter())):
+        return "with your options the search no longer uses the index"
+    _, engine = _mirror()
+    tested = PGVectorStore.create_sync(
+        engine, embedding_service=LookupEmbeddings({QUESTION: _question_vector()}), table_name=TABLE,
+        metadata_columns=["topic"], index_query_options=Forced(),
+    )
+    for topic, k in _TOPICS:
+        hits = tested.similarity_search(QUESTION, k=k, filter={"topic": topic})
+        if len(hits) < k or {d.metadata["topic"] for d in hits} != {topic}:
+            return f"topic {topic!r}, k={k}: {len(hits)} documents of that topic came back"
+    return None

@@ -1,4 +1,4 @@
-"""Pictures of notebook 15: LangChain's standard suite on several stores, and int8 quantization."""
+"""Pictures of notebook 16: LangChain's standard suite on several stores, and int8 quantization."""
 
 from __future__ import annotations
 

@@ -18,7 +18,7 @@ from .vectorstore_retriever import VectorStoreRetriever, RunnablePassthrough, Ru
 from .matrix_vectorstore import MatrixVectorStore
 from .approximate_search import HNSW
 from .measuring_retrieval import chunk_labels, hit_rate_at_k, recall_at_k, precision_at_k, reciprocal_rank, ndcg_at_k, mean_over, reciprocal_rank_fusion
-from .qdrant_engine import point_id, QdrantEdgeVectorStore
 from .second_stage import BaseDocumentCompressor, CrossEncoderReranker, cosine_matrix, EmbeddingsFilter, ContextualCompressionRetriever
+from .qdrant_engine import point_id, QdrantEdgeVectorStore
 
 __all__ = ['HNSW', 'BaseBlobParser', 'BaseCallbackHandler', 'BaseDocumentCompressor', 'BaseDocumentTransformer', 'BaseLoader', 'BaseRetriever', 'Blob', 'BlobLoader', 'CallbackManager', 'CharacterTextSplitter', 'ContextualCompressionRetriever', 'CrossEncoderReranker', 'Document', 'Embeddings', 'EmbeddingsFilter', 'InMemoryVectorStore', 'MatrixVectorStore', 'QdrantEdgeVectorStore', 'RecursiveCharacterTextSplitter', 'RunManager', 'Runnable', 'RunnableLambda', 'RunnableParallel', 'RunnablePassthrough', 'RunnableSequence', 'TextSplitter', 'VectorStore', 'VectorStoreRetriever', 'bm25_scores', 'chunk_labels', 'coerce_to_runnable', 'cosine_matrix', 'cosine_similarity', 'ensure_config', 'hit_rate_at_k', 'keyword_scores', 'maximal_marginal_relevance', 'mean_over', 'ndcg_at_k', 'point_id', 'precision_at_k', 'recall_at_k', 'reciprocal_rank', 'reciprocal_rank_fusion', 'split_terms', 'top_k']

@@ -2,7 +2,7 @@
 # Edit the notebook's cells tagged "export", run them, then run `make export`.
 # Each part starts with `# %% <notebook>, cell K` (K counts every cell from 0).
 
-# %% notebooks/12_approximate_search.ipynb, cell 16
+# %% notebooks/12_approximate_search.ipynb, cell 17
 import heapq
 import math
 
@@ -33,7 +33,7 @@ class HNSW:
         self.visits = 0  # vectors scored since the counter was last reset
 
 
-# %% notebooks/12_approximate_search.ipynb, cell 17
+# %% notebooks/12_approximate_search.ipynb, cell 18
 @add_to_class(HNSW)
 def max_links(self, layer: int) -> int:
     """M links a node on the upper layers, 2M on layer 0, which holds every node."""
@@ -46,7 +46,7 @@ def draw_level(self) -> int:
     return int(-math.log(1.0 - self.rng.random()) * self.level_mult)
 
 
-# %% notebooks/12_approximate_search.ipynb, cell 21
+# %% notebooks/12_approximate_search.ipynb, cell 22
 @add_to_class(HNSW)
 def search_layer(self, query, entries: list, ef: int, layer: int) -> list:
     """Best-first beam search of one layer: the ef best (score, node), best first."""
@@ -72,7 +72,7 @@ def search_layer(self, query, entries: list, ef: int, layer: int) -> list:
     return sorted(best, reverse=True)
 
 
-# %% notebooks/12_approximate_search.ipynb, cell 25
+# %% notebooks/12_approximate_search.ipynb, cell 26
 @add_to_class(HNSW)
 def select(self, scored: list, limit: int) -> list:
     """The paper's heuristic: take candidates best first; keep one only if it is
@@ -89,7 +89,7 @@ def select(self, scored: list, limit: int) -> list:
     return kept
 
 
-# %% notebooks/12_approximate_search.ipynb, cell 29
+# %% notebooks/12_approximate_search.ipynb, cell 30
 @add_to_class(HNSW)
 def link(self, node: int, new: int, layer: int) -> None:
     """Add the link node -> new; when node's list is full, reselect it with select()."""
@@ -103,7 +103,7 @@ def link(self, node: int, new: int, layer: int) -> None:
     self.links[layer][node] = self.select(scored, self.max_links(layer))
 
 
-# %% notebooks/12_approximate_search.ipynb, cell 31
+# %% notebooks/12_approximate_search.ipynb, cell 32
 @add_to_class(HNSW)
 def insert(self, node: int) -> None:
     """Link an added row into the graph, from the top layer down."""
@@ -128,7 +128,7 @@ def insert(self, node: int) -> None:
         self.entry, self.top = node, level
 
 
-# %% notebooks/12_approximate_search.ipynb, cell 32
+# %% notebooks/12_approximate_search.ipynb, cell 33
 @add_to_class(HNSW)
 def add(self, vectors) -> None:
     """Append rows (2-D, unit length) and insert them one by one, in order."""
@@ -142,7 +142,7 @@ def add(self, vectors) -> None:
         self.insert(node)
 
 
-# %% notebooks/12_approximate_search.ipynb, cell 34
+# %% notebooks/12_approximate_search.ipynb, cell 35
 @add_to_class(HNSW)
 def search(self, query, k: int = 10, ef: int = 16) -> tuple[list[int], int]:
     """The k best nodes for query, best first, and the number of vectors scored."""

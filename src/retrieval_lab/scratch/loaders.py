@@ -2,7 +2,7 @@
 # Edit the notebook's cells tagged "export", run them, then run `make export`.
 # Each part starts with `# %% <notebook>, cell K` (K counts every cell from 0).
 
-# %% notebooks/02_loaders.ipynb, cell 7
+# %% notebooks/02_loaders.ipynb, cell 9
 import contextlib
 import mimetypes
 from abc import ABC, abstractmethod
@@ -14,7 +14,7 @@ from typing import Any, Protocol, TypeVar
 from retrieval_lab.scratch.document import Document
 
 
-# %% notebooks/02_loaders.ipynb, cell 8
+# %% notebooks/02_loaders.ipynb, cell 10
 # No abstract method, on purpose: the real BaseLoader has none either.
 class BaseLoader(ABC):  # noqa: B024
     """Where documents come from. A subclass writes one generator, ``lazy_load``; the
@@ -44,7 +44,7 @@ class BaseLoader(ABC):  # noqa: B024
         return list(self.lazy_load())
 
 
-# %% notebooks/02_loaders.ipynb, cell 21
+# %% notebooks/02_loaders.ipynb, cell 23
 _T = TypeVar("_T")
 
 
@@ -53,7 +53,7 @@ _T = TypeVar("_T")
 from retrieval_lab.concurrency import in_thread as _in_thread
 
 
-# %% notebooks/02_loaders.ipynb, cell 22
+# %% notebooks/02_loaders.ipynb, cell 24
 async def _alazy_load(self: BaseLoader) -> AsyncIterator[Document]:
     """Async twin of lazy_load: each step of the sync generator runs in a worker thread.
 
@@ -78,14 +78,14 @@ BaseLoader.alazy_load = _alazy_load
 BaseLoader.aload = _aload
 
 
-# %% notebooks/02_loaders.ipynb, cell 26
+# %% notebooks/02_loaders.ipynb, cell 28
 class _Splitter(Protocol):
     """Anything with split_documents can split: load_and_split asks for nothing more."""
 
     def split_documents(self, documents: list[Document]) -> list[Document]: ...
 
 
-# %% notebooks/02_loaders.ipynb, cell 27
+# %% notebooks/02_loaders.ipynb, cell 29
 def _load_and_split(
     self: BaseLoader, text_splitter: _Splitter | None = None
 ) -> list[Document]:
@@ -114,11 +114,11 @@ def _load_and_split(
     return text_splitter.split_documents(self.load())
 
 
-# %% notebooks/02_loaders.ipynb, cell 28
+# %% notebooks/02_loaders.ipynb, cell 30
 BaseLoader.load_and_split = _load_and_split
 
 
-# %% notebooks/02_loaders.ipynb, cell 69
+# %% notebooks/02_loaders.ipynb, cell 74
 from retrieval_lab.oop import add_to_class
 
 PathLike = str | PurePath
@@ -145,14 +145,14 @@ def _checked(name: str, value: Any, types: tuple[type, ...], expected: str) -> A
     return value
 
 
-# %% notebooks/02_loaders.ipynb, cell 70
+# %% notebooks/02_loaders.ipynb, cell 75
 def _checked_blob_id(value: Any) -> str | None:
     if isinstance(value, int | float) and not isinstance(value, bool):
         return str(value)  # numbers become text, as Document ids do
     return _checked("id", value, (str, type(None)), "a str or None")
 
 
-# %% notebooks/02_loaders.ipynb, cell 71
+# %% notebooks/02_loaders.ipynb, cell 76
 def _blob_fields(
     data: Any, path: Any, mimetype: Any, encoding: Any, metadata: Any, id: Any
 ) -> dict[str, Any]:
@@ -183,7 +183,7 @@ def _blob_fields(
     }
 
 
-# %% notebooks/02_loaders.ipynb, cell 73
+# %% notebooks/02_loaders.ipynb, cell 78
 class Blob:
     """Raw data (bytes or text) or a reference to a file, with metadata: what a parser
     reads. Give ``data``, or ``path``, or both.
@@ -214,7 +214,7 @@ class Blob:
     __hash__ = None  # metadata is a dict: a Blob cannot be hashed (nor the real one)
 
 
-# %% notebooks/02_loaders.ipynb, cell 74
+# %% notebooks/02_loaders.ipynb, cell 79
 @add_to_class(Blob)
 def __setattr__(self, name: str, value: Any) -> None:
     raise TypeError(f"Blob is frozen: cannot set {name!r}. Make a new Blob instead.")
@@ -234,7 +234,7 @@ def source(self) -> str | None:
     return str(self.path) if self.path else None
 
 
-# %% notebooks/02_loaders.ipynb, cell 76
+# %% notebooks/02_loaders.ipynb, cell 81
 def _as_string(self: Blob) -> str:
     """The data as text: read from the path if there is no data, decoded if it is bytes.
     """
@@ -263,7 +263,7 @@ def _as_bytes(self: Blob) -> bytes:
     )
 
 
-# %% notebooks/02_loaders.ipynb, cell 77
+# %% notebooks/02_loaders.ipynb, cell 82
 @contextlib.contextmanager
 def _as_bytes_io(self: Blob) -> Iterator[BytesIO | BufferedReader]:
     """A byte stream over the data (bytes in memory, or the open file); text data is
@@ -288,7 +288,7 @@ Blob.as_bytes = _as_bytes
 Blob.as_bytes_io = _as_bytes_io
 
 
-# %% notebooks/02_loaders.ipynb, cell 79
+# %% notebooks/02_loaders.ipynb, cell 84
 def _from_path(
     cls: type[Blob],
     path: PathLike,
@@ -311,7 +311,7 @@ def _from_path(
     )
 
 
-# %% notebooks/02_loaders.ipynb, cell 80
+# %% notebooks/02_loaders.ipynb, cell 85
 def _from_data(
     cls: type[Blob],
     data: str | bytes,
@@ -337,7 +337,7 @@ Blob.from_path = classmethod(_from_path)
 Blob.from_data = classmethod(_from_data)
 
 
-# %% notebooks/02_loaders.ipynb, cell 82
+# %% notebooks/02_loaders.ipynb, cell 87
 def _blob_str(self: Blob) -> str:
     """The fields that differ from their defaults, as name=repr(value)."""
     return " ".join(
@@ -356,7 +356,7 @@ Blob.__str__ = _blob_str
 Blob.__repr__ = _blob_repr
 
 
-# %% notebooks/02_loaders.ipynb, cell 92
+# %% notebooks/02_loaders.ipynb, cell 98
 class BlobLoader(ABC):
     """Finds raw data and yields it as Blobs, lazily. It knows nothing about what the
     bytes mean.

@@ -1,8 +1,8 @@
-# GENERATED from notebooks/15_qdrant_engine.ipynb by `make export`: do not edit.
+# GENERATED from notebooks/16_qdrant_engine.ipynb by `make export`: do not edit.
 # Edit the notebook's cells tagged "export", run them, then run `make export`.
 # Each part starts with `# %% <notebook>, cell K` (K counts every cell from 0).
 
-# %% notebooks/15_qdrant_engine.ipynb, cell 9
+# %% notebooks/16_qdrant_engine.ipynb, cell 9
 import uuid
 import weakref
 from collections.abc import Sequence
@@ -31,7 +31,7 @@ def point_id(doc_id: str) -> str:
     return str(uuid.uuid5(NAMESPACE, str(doc_id)))
 
 
-# %% notebooks/15_qdrant_engine.ipynb, cell 13
+# %% notebooks/16_qdrant_engine.ipynb, cell 13
 def _close_edge_shard(held: dict[str, Any]) -> None:
     # close the shard, then delete the temporary folder, if the store made one
     if held.get("shard") is not None:
@@ -40,7 +40,7 @@ def _close_edge_shard(held: dict[str, Any]) -> None:
         held.pop("folder").cleanup()
 
 
-# %% notebooks/15_qdrant_engine.ipynb, cell 14
+# %% notebooks/16_qdrant_engine.ipynb, cell 14
 class QdrantEdgeVectorStore(VectorStore):
     """A LangChain vector store over Qdrant Edge: one shard of Qdrant's engine."""
 
@@ -63,7 +63,7 @@ class QdrantEdgeVectorStore(VectorStore):
         self._closer = weakref.finalize(self, _close_edge_shard, self._held)
 
 
-# %% notebooks/15_qdrant_engine.ipynb, cell 16
+# %% notebooks/16_qdrant_engine.ipynb, cell 16
 @add_to_class(QdrantEdgeVectorStore)
 @property
 def shard(self) -> Any:
@@ -85,7 +85,7 @@ def close(self) -> None:
     self._closer()
 
 
-# %% notebooks/15_qdrant_engine.ipynb, cell 17
+# %% notebooks/16_qdrant_engine.ipynb, cell 17
 @add_to_class(QdrantEdgeVectorStore)
 @classmethod
 def from_texts(
@@ -104,7 +104,7 @@ def embeddings(self) -> Embeddings:
     return self.embedding
 
 
-# %% notebooks/15_qdrant_engine.ipynb, cell 21
+# %% notebooks/16_qdrant_engine.ipynb, cell 21
 @add_to_class(QdrantEdgeVectorStore)
 def _document(self, point: Any) -> Document:
     """A fresh Document from a point's payload, with the id you gave back on it."""
@@ -135,7 +135,7 @@ def _to_filter(self, filter: Any) -> Any:
     return edge.Filter(must=conditions)
 
 
-# %% notebooks/15_qdrant_engine.ipynb, cell 23
+# %% notebooks/16_qdrant_engine.ipynb, cell 23
 @add_to_class(QdrantEdgeVectorStore)
 def similarity_search_with_score_by_vector(
     self, embedding: Sequence[float], k: int = 4, filter: Any = None,
@@ -155,7 +155,7 @@ def similarity_search_with_score_by_vector(
     return [(self._document(hit), hit.score) for hit in self.shard.query(request)]
 
 
-# %% notebooks/15_qdrant_engine.ipynb, cell 25
+# %% notebooks/16_qdrant_engine.ipynb, cell 25
 @add_to_class(QdrantEdgeVectorStore)
 def similarity_search_with_score(self, query: str, k: int = 4, **kwargs: Any) -> list:
     vector = self.embedding.embed_query(query)
@@ -182,7 +182,7 @@ def _select_relevance_score_fn(self) -> Any:
     return lambda score: (score + 1.0) / 2.0
 
 
-# %% notebooks/15_qdrant_engine.ipynb, cell 29
+# %% notebooks/16_qdrant_engine.ipynb, cell 29
 @add_to_class(QdrantEdgeVectorStore)
 def add_documents(
     self, documents: list[Document], ids: list[str] | None = None, *,
@@ -206,7 +206,7 @@ def add_documents(
     return used
 
 
-# %% notebooks/15_qdrant_engine.ipynb, cell 30
+# %% notebooks/16_qdrant_engine.ipynb, cell 30
 @add_to_class(QdrantEdgeVectorStore)
 def _point(self, doc_id: str, doc: Document, vector: np.ndarray) -> Any:
     """One point: the UUID, the vector, and a payload that keeps the id you gave."""
@@ -216,7 +216,7 @@ def _point(self, doc_id: str, doc: Document, vector: np.ndarray) -> Any:
     return edge.Point(point_id(doc_id), vector.tolist(), payload)
 
 
-# %% notebooks/15_qdrant_engine.ipynb, cell 36
+# %% notebooks/16_qdrant_engine.ipynb, cell 36
 @add_to_class(QdrantEdgeVectorStore)
 def get_by_ids(self, ids: Sequence[str], /) -> list[Document]:
     """The documents with these ids, in the order asked; ids not stored are skipped."""
@@ -238,7 +238,7 @@ def delete(self, ids: Sequence[str] | None = None, **kwargs: Any) -> bool:
     return True
 
 
-# %% notebooks/15_qdrant_engine.ipynb, cell 72
+# %% notebooks/16_qdrant_engine.ipynb, cell 72
 @add_to_class(QdrantEdgeVectorStore)
 def max_marginal_relevance_search(
     self, query: str, k: int = 4, fetch_k: int = 20, lambda_mult: float = 0.5,

@@ -1,8 +1,8 @@
-# GENERATED from notebooks/17_second_stage.ipynb by `make export`: do not edit.
+# GENERATED from notebooks/15_second_stage.ipynb by `make export`: do not edit.
 # Edit the notebook's cells tagged "export", run them, then run `make export`.
 # Each part starts with `# %% <notebook>, cell K` (K counts every cell from 0).
 
-# %% notebooks/17_second_stage.ipynb, cell 6
+# %% notebooks/15_second_stage.ipynb, cell 7
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -16,7 +16,7 @@ from retrieval_lab.scratch.retrievers import BaseRetriever
 from retrieval_lab.scratch.runnables import CallbackManager, RunManager, ensure_config
 
 
-# %% notebooks/17_second_stage.ipynb, cell 7
+# %% notebooks/15_second_stage.ipynb, cell 8
 class BaseDocumentCompressor(ABC):
     """The second stage: documents and a query in, the ones worth keeping out."""
 
@@ -33,7 +33,7 @@ class BaseDocumentCompressor(ABC):
         return await in_thread(self.compress_documents, documents, query, callbacks)
 
 
-# %% notebooks/17_second_stage.ipynb, cell 13
+# %% notebooks/15_second_stage.ipynb, cell 15
 class CrossEncoderReranker(BaseDocumentCompressor):
     """Score each (query, passage) pair with a cross-encoder; keep the best top_n."""
 
@@ -45,7 +45,7 @@ class CrossEncoderReranker(BaseDocumentCompressor):
         return f"CrossEncoderReranker(model={self.model!r}, top_n={self.top_n})"
 
 
-# %% notebooks/17_second_stage.ipynb, cell 14
+# %% notebooks/15_second_stage.ipynb, cell 16
 @add_to_class(CrossEncoderReranker)
 def compress_documents(
     self, documents: Sequence[Document], query: str, callbacks: Any = None
@@ -57,7 +57,7 @@ def compress_documents(
     return [doc for doc, _ in best_first[: self.top_n]]
 
 
-# %% notebooks/17_second_stage.ipynb, cell 17
+# %% notebooks/15_second_stage.ipynb, cell 20
 def cosine_matrix(x: Any, y: Any) -> np.ndarray:
     """Cosine of each row of x with each row of y; a zero vector scores 0."""
     if len(x) == 0 or len(y) == 0:
@@ -70,7 +70,7 @@ def cosine_matrix(x: Any, y: Any) -> np.ndarray:
     return similarity
 
 
-# %% notebooks/17_second_stage.ipynb, cell 18
+# %% notebooks/15_second_stage.ipynb, cell 21
 class EmbeddingsFilter(BaseDocumentCompressor):
     """Keep the k documents most similar to the query, then those above a threshold."""
 
@@ -83,7 +83,7 @@ class EmbeddingsFilter(BaseDocumentCompressor):
         self.similarity_threshold = similarity_threshold
 
 
-# %% notebooks/17_second_stage.ipynb, cell 19
+# %% notebooks/15_second_stage.ipynb, cell 22
 @add_to_class(EmbeddingsFilter)
 def compress_documents(
     self, documents: Sequence[Document], query: str, callbacks: Any = None
@@ -102,7 +102,7 @@ def compress_documents(
     return [documents[i] for i in kept]
 
 
-# %% notebooks/17_second_stage.ipynb, cell 22
+# %% notebooks/15_second_stage.ipynb, cell 26
 class ContextualCompressionRetriever(BaseRetriever):
     """Fetch with ``base_retriever``, then run ``base_compressor`` on what came."""
 
@@ -122,7 +122,7 @@ class ContextualCompressionRetriever(BaseRetriever):
         ))
 
 
-# %% notebooks/17_second_stage.ipynb, cell 80
+# %% notebooks/15_second_stage.ipynb, cell 92
 @add_to_class(ContextualCompressionRetriever)
 def _start_run(self, input: str, config: Any = None, **kwargs: Any) -> RunManager:
     """Notebook 09's invoke up to on_retriever_start: the run this call reports."""
@@ -139,7 +139,7 @@ def _start_run(self, input: str, config: Any = None, **kwargs: Any) -> RunManage
     )
 
 
-# %% notebooks/17_second_stage.ipynb, cell 81
+# %% notebooks/15_second_stage.ipynb, cell 93
 @add_to_class(ContextualCompressionRetriever)
 async def ainvoke(
     self, input: str, config: Any = None, **kwargs: Any

@@ -38,7 +38,7 @@ class BaseDocumentTransformer(ABC):
         return await asyncio.to_thread(self.transform_documents, documents, **kwargs)
 
 
-# %% notebooks/03_text_splitters.ipynb, cell 8
+# %% notebooks/03_text_splitters.ipynb, cell 9
 def _split_text_with_regex(
     text: str, pattern: str, *, keep_separator: KeepSeparator
 ) -> list[str]:
@@ -61,7 +61,7 @@ def _split_text_with_regex(
     return [p for p in pieces if p]
 
 
-# %% notebooks/03_text_splitters.ipynb, cell 11
+# %% notebooks/03_text_splitters.ipynb, cell 12
 def _join_pieces(
     pieces: list[str], separator: str, strip_whitespace: bool
 ) -> str | None:
@@ -72,7 +72,7 @@ def _join_pieces(
     return chunk or None
 
 
-# %% notebooks/03_text_splitters.ipynb, cell 13
+# %% notebooks/03_text_splitters.ipynb, cell 14
 class _Window:
     """The pieces on their way into the next chunk. Its length is counted, not measured:
     the pieces' lengths plus one separator between each pair."""
@@ -98,7 +98,7 @@ class _Window:
         return self.pieces.pop(0)
 
 
-# %% notebooks/03_text_splitters.ipynb, cell 15
+# %% notebooks/03_text_splitters.ipynb, cell 16
 def _emit_and_slide(
     window: _Window, piece: str, chunks: list[str], *, chunk_size: float,
     chunk_overlap: float, strip_whitespace: bool, say: Callable[[str], object],
@@ -123,7 +123,7 @@ def _emit_and_slide(
         say(f"    drop {dropped!r} from the front, keep {kept}")
 
 
-# %% notebooks/03_text_splitters.ipynb, cell 17
+# %% notebooks/03_text_splitters.ipynb, cell 18
 def _merge_pieces(
     pieces: Iterable[str], separator: str, *, chunk_size: float, chunk_overlap: float,
     length_function: Callable[[str], int] = len, strip_whitespace: bool = True,
@@ -148,7 +148,7 @@ def _merge_pieces(
     return chunks
 
 
-# %% notebooks/03_text_splitters.ipynb, cell 25
+# %% notebooks/03_text_splitters.ipynb, cell 26
 class TextSplitter(BaseDocumentTransformer, ABC):
     """Split texts into chunks of at most chunk_size, overlapping by chunk_overlap."""
 
@@ -177,7 +177,7 @@ class TextSplitter(BaseDocumentTransformer, ABC):
         """Cut one text into chunks: each subclass decides where."""
 
 
-# %% notebooks/03_text_splitters.ipynb, cell 26
+# %% notebooks/03_text_splitters.ipynb, cell 27
 @add_to_class(TextSplitter)
 def _join_docs(self, docs: list[str], separator: str) -> str | None:
     return _join_pieces(docs, separator, self._strip_whitespace)
@@ -192,7 +192,7 @@ def _merge_splits(self, splits: Iterable[str], separator: str) -> list[str]:
     )
 
 
-# %% notebooks/03_text_splitters.ipynb, cell 28
+# %% notebooks/03_text_splitters.ipynb, cell 29
 @add_to_class(TextSplitter)
 def create_documents(
     self, texts: list[str], metadatas: list[dict[Any, Any]] | None = None
@@ -217,7 +217,7 @@ def create_documents(
     return documents
 
 
-# %% notebooks/03_text_splitters.ipynb, cell 30
+# %% notebooks/03_text_splitters.ipynb, cell 31
 @add_to_class(TextSplitter)
 def split_documents(self, documents: Iterable[Document]) -> list[Document]:
     """Split each Document; the chunks copy its metadata but not its id."""
@@ -235,7 +235,7 @@ def transform_documents(
     return self.split_documents(list(documents))
 
 
-# %% notebooks/03_text_splitters.ipynb, cell 32
+# %% notebooks/03_text_splitters.ipynb, cell 33
 class CharacterTextSplitter(TextSplitter):
     """Cut at one separator (a plain string, or a regex), then merge the pieces."""
 
@@ -248,7 +248,7 @@ class CharacterTextSplitter(TextSplitter):
         self._check_input("separator", separator)
 
 
-# %% notebooks/03_text_splitters.ipynb, cell 33
+# %% notebooks/03_text_splitters.ipynb, cell 34
 @add_to_class(CharacterTextSplitter)
 def split_text(self, text: str) -> list[str]:
     self._check_input("text", text)
@@ -260,7 +260,7 @@ def split_text(self, text: str) -> list[str]:
     return self._merge_splits(pieces, glue)
 
 
-# %% notebooks/03_text_splitters.ipynb, cell 37
+# %% notebooks/03_text_splitters.ipynb, cell 38
 class RecursiveCharacterTextSplitter(TextSplitter):
     """Cut at the coarsest separator present; re-split too-long pieces finer."""
 
@@ -275,7 +275,7 @@ class RecursiveCharacterTextSplitter(TextSplitter):
         self._separators = list(separators)
 
 
-# %% notebooks/03_text_splitters.ipynb, cell 38
+# %% notebooks/03_text_splitters.ipynb, cell 39
 @add_to_class(RecursiveCharacterTextSplitter)
 def _pattern(self, separator: str) -> str:
     return separator if self._is_separator_regex else re.escape(separator)
@@ -292,7 +292,7 @@ def _choose_separator(self, text: str, separators: list[str]) -> tuple[str, list
     return separators[-1], []
 
 
-# %% notebooks/03_text_splitters.ipynb, cell 39
+# %% notebooks/03_text_splitters.ipynb, cell 40
 @add_to_class(RecursiveCharacterTextSplitter)
 def _split_text(self, text: str, separators: list[str]) -> list[str]:
     separator, finer = self._choose_separator(text, separators)
@@ -321,7 +321,7 @@ def split_text(self, text: str) -> list[str]:
     return self._split_text(text, self._separators)
 
 
-# %% notebooks/03_text_splitters.ipynb, cell 86
+# %% notebooks/03_text_splitters.ipynb, cell 89
 import numbers
 
 
@@ -351,7 +351,7 @@ def _check_sizes(chunk_size: Any, chunk_overlap: Any) -> None:
         )
 
 
-# %% notebooks/03_text_splitters.ipynb, cell 88
+# %% notebooks/03_text_splitters.ipynb, cell 91
 @add_to_class(TextSplitter)
 def _check_settings(
     self, chunk_size: Any, chunk_overlap: Any, length_function: Any, keep_separator: Any
@@ -370,7 +370,7 @@ def _check_settings(
         )
 
 
-# %% notebooks/03_text_splitters.ipynb, cell 90
+# %% notebooks/03_text_splitters.ipynb, cell 93
 def _check_text(text: Any) -> None:
     """split_text works on one str: say what to pass instead of failing inside re."""
     if not isinstance(text, str):
@@ -390,7 +390,7 @@ def _check_separator_regex(separator: str) -> None:
         )
 
 
-# %% notebooks/03_text_splitters.ipynb, cell 92
+# %% notebooks/03_text_splitters.ipynb, cell 95
 @add_to_class(TextSplitter)
 def _check_input(self, what: str, value: Any) -> None:
     """Refuse input a way in cannot use, saying what to pass instead."""

@@ -1,4 +1,4 @@
-"""Wrong solutions for notebook 15's exercises: every one must be refused by its check."""
+"""Wrong solutions for notebook 16's exercises: every one must be refused by its check."""
 
 from tools.mutants import STUB, Wrong
 
@@ -14,8 +14,8 @@ WRONG = [
     return {"a": True, "b": True, "c": False, "d": False}
 '''),
     Wrong(1, "computed_by_the_truth", '''def exact_searches() -> dict[str, bool]:
-    from retrieval_lab._answers import nb15
-    return nb15.exact_searches_truth()
+    from retrieval_lab._answers import nb16
+    return nb16.exact_searches_truth()
 '''),
     Wrong(1, "untouched_stub", STUB),
     # Exercise 2 (extend): count by a metadata key, in the engine
@@ -41,8 +41,8 @@ WRONG = [
     return dict(Counter(d.metadata[key] for d in python_reference_chunks()))
 '''),
     Wrong(2, "calls_a_new_copy_of_the_checks_oracle", '''def count_by(store, key):
-    from retrieval_lab._answers import nb15
-    return nb15.count_trial()["oracle"](store, key)
+    from retrieval_lab._answers import nb16
+    return nb16.count_trial()["oracle"](store, key)
 '''),
     Wrong(2, "untouched_stub_harness_skipped", STUB, forget=("edge",)),
 ]

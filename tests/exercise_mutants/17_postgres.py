@@ -1,4 +1,4 @@
-"""Wrong solutions for notebook 16's exercises: every one must be refused by its check."""
+"""Wrong solutions for notebook 17's exercises: every one must be refused by its check."""
 
 from tools.mutants import STUB, Wrong
 
@@ -22,8 +22,8 @@ WRONG = [
     return {"A": False, "B": False, "C": False, "D": False, "E": False}
 '''),
     Wrong(1, "computed_by_the_truth", '''def index_answers() -> dict[str, bool]:
-    from retrieval_lab._answers import nb16
-    return nb16.index_plans_truth()
+    from retrieval_lab._answers import nb17
+    return nb17.index_plans_truth()
 '''),
     # Exercise 2 (apply): the SQL of a filtered search
     Wrong(2, "values_pasted_with_quotes_escaped", '''def nearest_in_topics(vector, topics, k):
@@ -62,8 +62,8 @@ WRONG = [
     return [passages[i].id for i in order[:k]]
 '''),
     Wrong(2, "calls_the_checks_oracle", '''def nearest_in_topics(vector, topics, k):
-    from retrieval_lab._answers import nb16
-    return nb16.nearest_oracle(vector, topics, k)[0]
+    from retrieval_lab._answers import nb17
+    return nb17.nearest_oracle(vector, topics, k)[0]
 '''),
     Wrong(2, "dummy_sql_then_numpy", '''def nearest_in_topics(vector, topics, k):
     sql("SELECT %s::text, %s::text, %s::int", topics, vector, k)
