@@ -319,8 +319,9 @@ def test_the_command_adds_the_second_stage_by_default(path, capsys):
     reranked = [f"{name}@{depth}" for name in ("best sentence", "learned") for depth in (20, 50, 100)]
     assert names[:6] == ["keyword", "BagOfWords", "BM25", "MiniLM", "MiniLM + MMR", "hybrid (RRF)"]
     assert set(reranked) <= set(names) and "hybrid (RRF), 100 deep" in names
-    paired = output.strip().split("\n\n")[2]
-    assert all(f"{row}  " in paired for row in reranked)
+    standard, added = output.strip().split("\n\n")[2:4]
+    assert "Holm-adjusted over 6 pairs" in standard  # adding rows changes no first-table verdict
+    assert all(f"{row}  " in added for row in reranked)
 
 
 def test_the_command_takes_a_split(capsys):
@@ -400,5 +401,7 @@ def test_a_module_given_with_with_adds_its_rows_to_the_command(tmp_path):
     )
     assert done.returncode == 0, done.stderr
     assert "BM25 again" in done.stdout.split("\n\n")[1]  # a row of the score table
+    added = done.stdout.split("\n\n")[3]  # the added rows' pairs: a family of their own
+    assert "Holm-adjusted over" in added and "BM25 again" not in done.stdout.split("\n\n")[2]
     assert any(line.split()[:4] == ["BM25", "again", "BM25", "+0.0000"]
-               for line in done.stdout.split("\n\n")[2].splitlines())  # and a pair
+               for line in added.splitlines())  # and a pair

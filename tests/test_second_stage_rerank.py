@@ -174,7 +174,8 @@ def test_the_rows_are_registered_with_evaluate_and_paired_with_the_first_stage()
     assert [f"{k}@{d}" for k in ("best sentence", "learned") for d in rerank.DEPTHS] == names[1:]
     for name in names:
         row = evaluate.EXTRA_RETRIEVERS[name]
-        assert row.compare_with == (() if name == rerank.FIRST_STAGE else (rerank.FIRST_STAGE,))
+        bars = (rerank.FIRST_STAGE, "hybrid (RRF)")  # the stage it reorders, and 14's hybrid
+        assert row.compare_with == (() if name == rerank.FIRST_STAGE else bars)
     assert rerank.register_rows() == names  # twice is harmless
 
 
@@ -193,4 +194,4 @@ def test_rows_reach_the_command_when_evaluate_runs_as_main(monkeypatch):
     monkeypatch.setitem(sys.modules, "__main__", command)
     names = rerank.register_rows()
     assert list(command.EXTRA_RETRIEVERS) == names
-    assert command.EXTRA_RETRIEVERS["learned@50"][1] == (rerank.FIRST_STAGE,)
+    assert command.EXTRA_RETRIEVERS["learned@50"][1] == (rerank.FIRST_STAGE, "hybrid (RRF)")
