@@ -325,7 +325,8 @@ def test_the_command_adds_the_second_stage_by_default(path, capsys):
 
 
 def test_the_command_takes_a_split(capsys):
-    assert evaluate.main(["--questions", str(SMALL), "--split", "dev", "--resamples", "100"]) == 0
+    assert evaluate.main(["--questions", str(SMALL), "--split", "dev", "--resamples", "100",
+                          "--no-rerank"]) == 0
     dev = sum(bool(q["relevant"]) for q in evaluate.split_questions(
         evaluate.load_questions(SMALL), "dev"))
     assert rows_of(capsys.readouterr().out)[1][0].startswith(f"{dev} questions with judgments")
@@ -395,7 +396,7 @@ def test_a_module_given_with_with_adds_its_rows_to_the_command(tmp_path):
     )
     done = subprocess.run(
         [sys.executable, "-m", "retrieval_lab.evaluate", "--questions", str(TINY),
-         "--resamples", "50", "--with", "extra_rows_for_test"],
+         "--resamples", "50", "--with", "extra_rows_for_test", "--no-rerank"],
         capture_output=True, text=True, check=False,
         env={**__import__("os").environ, "PYTHONPATH": str(tmp_path)},
     )

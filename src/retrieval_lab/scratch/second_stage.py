@@ -122,7 +122,7 @@ class ContextualCompressionRetriever(BaseRetriever):
         ))
 
 
-# %% notebooks/15_second_stage.ipynb, cell 92
+# %% notebooks/15_second_stage.ipynb, cell 95
 @add_to_class(ContextualCompressionRetriever)
 def _start_run(self, input: str, config: Any = None, **kwargs: Any) -> RunManager:
     """Notebook 09's invoke up to on_retriever_start: the run this call reports."""
@@ -139,7 +139,7 @@ def _start_run(self, input: str, config: Any = None, **kwargs: Any) -> RunManage
     )
 
 
-# %% notebooks/15_second_stage.ipynb, cell 93
+# %% notebooks/15_second_stage.ipynb, cell 96
 @add_to_class(ContextualCompressionRetriever)
 async def ainvoke(
     self, input: str, config: Any = None, **kwargs: Any
