@@ -10,6 +10,7 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
 from retrieval_lab.plots._style import COLORS, GREYS, OKABE_ITO
+from retrieval_lab.plots.scaling import finish_recall_axes
 
 #: How an outcome looks: colour and marker differ together, so the grid reads without colour.
 _OUTCOMES = {
@@ -150,13 +151,6 @@ def recall_latency_spread(
         ax.axvspan(q1, q3, color=GREYS["light_grey"], alpha=0.3, linewidth=0)
         ax.axvline(q2, color="black", linestyle=(0, (1, 1)), linewidth=1.5,
                    label="exact search (recall 1), middle half shaded")
-    pad = max(0.02, 0.12 * (max(recalls) - min(recalls)))
-    ax.set_ylim(max(0.0, min(recalls) - 2 * pad), min(1.0, max(recalls)) + pad)
-    ax.set_xscale("log")
-    ax.set_xlabel("latency per query (ms): median, bar = middle half of the queries")
-    ax.set_ylabel("recall@10 against exact search")
-    ax.set_title(title)
-    ax.grid(True, alpha=0.3)
-    ax.legend(fontsize=8, loc="lower right")
-    fig.tight_layout()
+    finish_recall_axes(ax, recalls, "latency per query (ms): median, bar = middle half of the "
+                       "queries", "recall@10 against exact search", title)
     return fig

@@ -121,6 +121,21 @@ _LABEL_SPOTS = (((5, -11), "left"), ((5, 5), "left"), ((-5, 5), "right"), ((-5, 
                 ((5, -21), "left"), ((5, 15), "left"), ((-5, 15), "right"), ((-5, -21), "right"))
 
 
+def finish_recall_axes(ax, recalls: list[float], xlabel: str, ylabel: str, title: str) -> None:
+    """The common frame of a recall-against-latency picture: recall zoomed to the points drawn
+    (never past 0 or 1), latency on a log scale, grid, legend bottom right."""
+    low, high = min(recalls), max(recalls)
+    pad = max(0.02, 0.12 * (high - low))
+    ax.set_ylim(max(0.0, low - 2 * pad), min(1.0, high) + pad)
+    ax.set_xscale("log")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=8, loc="lower right")
+    ax.figure.tight_layout()
+
+
 def recall_vs_latency(
     curves: Mapping[str, Sequence[tuple[str, float, float]]],
     *,
@@ -172,17 +187,8 @@ def recall_vs_latency(
             linewidth=1.5,
             label="exact search (recall 1)",
         )
-    recalls = [p[2] for points in curves.values() for p in points]
-    low, high = min(recalls), max(recalls)
-    pad = max(0.02, 0.12 * (high - low))
-    ax.set_ylim(max(0.0, low - 2 * pad), min(1.0, high) + pad)
-    ax.set_xscale("log")
-    ax.set_xlabel("median latency per query (ms)")
-    ax.set_ylabel("recall@k against exact search")
-    ax.set_title(title)
-    ax.grid(True, alpha=0.3)
-    ax.legend(fontsize=8, loc="lower right")
-    fig.tight_layout()
+    finish_recall_axes(ax, [p[2] for points in curves.values() for p in points],
+                       "median latency per query (ms)", "recall@k against exact search", title)
     _place_labels(
         ax,
         [
