@@ -354,3 +354,21 @@ def test_the_remains_of_a_half_deleted_folder_are_swept_once_nothing_has_changed
     (orphan / "owner.json").write_text(json.dumps({"pid": 2**22 + 7, "started": 0}))
     assert sorted(postgres._sweep_orphans(tmp_path)) == sorted([old, orphan])
     assert not old.exists() and not orphan.exists() and fresh.exists()
+
+
+def test_two_sweeps_of_the_same_orphan_at_once_both_finish(tmp_path, monkeypatch):
+    """pytest's workers start servers together, so two sweeps can reach one orphan at once; CI
+    once failed when the other sweep deleted the folder between this one's two listings of it."""
+    orphan = tmp_path / f"{postgres.PREFIX}orphan"
+    (orphan / "data").mkdir(parents=True)
+    (orphan / "owner.json").write_text(json.dumps({"pid": 2**22 + 7, "started": 0}))
+    import shutil
+
+    real_rmtree = shutil.rmtree
+
+    def the_other_sweep_wins(path, *args, **kwargs):
+        real_rmtree(orphan, ignore_errors=True)  # the other sweep removes the whole folder first
+
+    monkeypatch.setattr(postgres.shutil, "rmtree", the_other_sweep_wins)
+    assert postgres._sweep_orphans(tmp_path) == [orphan]
+    assert not orphan.exists()

@@ -230,15 +230,22 @@ def _stop_server_of(folder: Path) -> None:
 
 
 def _remove_owner_last(folder: Path) -> None:
-    """Delete everything in ``folder`` but ``owner.json``, then, if that worked, the folder."""
-    for child in folder.iterdir():
-        if child.name != "owner.json":
-            if child.is_dir() and not child.is_symlink():
-                shutil.rmtree(child, ignore_errors=True)
-            else:
-                child.unlink(missing_ok=True)
-    if [child.name for child in folder.iterdir()] in ([], ["owner.json"]):
-        shutil.rmtree(folder, ignore_errors=True)
+    """Delete everything in ``folder`` but ``owner.json``, then, if that worked, the folder.
+
+    Two processes may sweep the same orphan at once (pytest workers starting servers together):
+    whatever the other one already deleted is simply gone, which is what this wants too.
+    """
+    try:
+        for child in list(folder.iterdir()):
+            if child.name != "owner.json":
+                if child.is_dir() and not child.is_symlink():
+                    shutil.rmtree(child, ignore_errors=True)
+                else:
+                    child.unlink(missing_ok=True)
+        if [child.name for child in folder.iterdir()] in ([], ["owner.json"]):
+            shutil.rmtree(folder, ignore_errors=True)
+    except FileNotFoundError:
+        pass  # another sweep removed it first
 
 
 def _remains(folder: Path) -> bool:
