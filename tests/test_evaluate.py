@@ -200,6 +200,40 @@ def test_the_verdicts_of_the_paired_table_are_the_same_at_seeds_0_to_9(test_half
         assert "too close to call" not in next(iter(verdicts))
 
 
+@pytest.mark.parametrize(("resamples", "most"), [(10_000, 10_000), (7, 7 * 64), (200, 3200)])
+def test_a_table_s_numbers_are_those_of_its_pairs_computed_one_by_one(resamples, most):
+    """significance and score_runs draw once for all their pairs and rows, and draw more
+    resamples on from the rows already drawn: the numbers must be those of
+    paired_difference, randomization_p_value and bootstrap_interval called for each."""
+    import random
+
+    rng = random.Random(resamples)
+    grid = [0.0, 0.1, 0.25, 1 / 3, 0.5, 1.0]
+    scores = {}
+    for name, n in (("a", 13), ("b", 13), ("c", 13), ("d", 13), ("e", 5), ("f", 5)):
+        scores[name] = {f"{name in 'ef'}{i}": rng.choice(grid) for i in range(n)}
+    scores["d"] = {q: v + 0.3 * (v < 0.9) for q, v in scores["b"].items()}  # d clearly beats b
+    pairs = [("a", "b"), ("d", "b"), ("e", "f"), ("c", "a"), ("a", "d")]
+    found = evaluate.significance(pairs, scores, resamples, seed=3, alpha=0.2, most=most)
+    drawn = found[0].resamples
+    assert {c.resamples for c in found} == {drawn}
+    if resamples < 10_000:
+        assert drawn > resamples  # the test covers drawing more
+    for (a, b), c in zip(pairs, found, strict=True):
+        assert (c.difference, c.low, c.high) == evaluate.paired_difference(
+            scores[a], scores[b], resamples, seed=3)
+        assert c.p_value == evaluate.randomization_p_value(scores[a], scores[b], drawn, seed=3)
+    runs = {name: {q: sorted(scores["a"], key=lambda q, s=scores[name]: -s.get(q, 0))[:4]
+                   for q in scores["a"]} for name in "abcd"}
+    qrels = {q: ({q: 1} if scores["a"][q] > 0.2 else {}) for q in scores["a"]}
+    table = evaluate.score_runs(runs, qrels, 3, resamples, seed=3)
+    for name, row in zip(runs, table.rows, strict=True):
+        assert row == [name, *(
+            evaluate._cell(*evaluate.bootstrap_interval(
+                list(evaluate.per_question(metric, runs[name], qrels).values()), resamples, 3))
+            for metric in evaluate.metric_functions(3).values())]
+
+
 def test_trec_eval_reads_the_written_files_and_finds_the_table_s_means(test_half, tmp_path):
     import pytrec_eval
 

@@ -600,15 +600,25 @@ def _mean(values: Sequence[float]) -> float:
     return math.fsum(values) / len(values)
 
 
-def _resampled_means(values: Sequence[float], resamples: int, seed: int) -> Any:
-    """The mean of each of ``resamples`` draws of len(values) values with replacement."""
+def _resampled_means(values: Any, resamples: int, seed: int) -> Any:
+    """The mean of each of ``resamples`` draws of len(values) values with replacement.
+
+    ``values`` may also be rows of values of one length (one row per retriever, or per pair):
+    then each row's means, drawn with the same question indices, as a call per row would draw
+    them (the same seed, the same length: the same draws), but drawn once for all the rows.
+    """
     import numpy as np
 
-    units, n = _units(values), len(values)
+    units = _units(values)
+    rows = units.reshape(-1, units.shape[-1])
+    n = rows.shape[1]
     rng = np.random.default_rng(seed)
-    sums = [units[rng.integers(0, n, size=(min(_BLOCK, resamples - done), n))].sum(axis=1)
-            for done in range(0, resamples, _BLOCK)]
-    return np.concatenate(sums) / n / _UNIT
+    sums = []
+    for done in range(0, resamples, _BLOCK):
+        picks = rng.integers(0, n, size=(min(_BLOCK, resamples - done), n))
+        sums.append(np.stack([row[picks].sum(axis=1) for row in rows]))
+    means = np.concatenate(sums, axis=1) / n / _UNIT
+    return means.reshape(*units.shape[:-1], resamples)
 
 
 def bootstrap_interval(
@@ -721,10 +731,48 @@ def significance(
     up to ``most``; a pair still undecided then is "too close to call". So the verdicts are the
     same at every seed, save for a chance of about 1 in 15,000 per pair.
     """
-    diffs = [paired_difference(scores[a], scores[b], resamples, seed) for a, b in pairs]
-    drawn = resamples
+    import numpy as np
+
+    # Each pair's numbers are paired_difference's and randomization_p_value's, with less work:
+    # the draws depend only on the seed and the number of questions, so the pairs over the
+    # same questions share them (drawn once, applied to all the pairs in one matrix product),
+    # and four times the resamples go on from the rows drawn already (a generator started
+    # afresh at the seed would draw those same rows first).
+    differences = []
+    for a, b in pairs:
+        differences.append([float(d) for d in _differences(scores[a], scores[b])])
+        if not differences[-1]:
+            raise ValueError("no values: a question set needs at least one judged question.")
+    by_length: dict[int, list[int]] = {}
+    for i, values in enumerate(differences):
+        by_length.setdefault(len(values), []).append(i)
+    diffs: list[tuple[float, float, float]] = [(0.0, 0.0, 0.0)] * len(pairs)
+    tail = (1 - 0.95) / 2 * 100  # bootstrap_interval's, at its level 0.95
+    for members in by_length.values():
+        means = _resampled_means([differences[i] for i in members], resamples, seed)
+        for i, row in zip(members, means, strict=True):
+            low_bound, high_bound = np.percentile(row, [tail, 100 - tail])
+            diffs[i] = (_mean(differences[i]), float(low_bound), float(high_bound))
+    units = [_units(values) for values in differences]
+    observed = np.array([abs(int(u.sum())) for u in units], dtype=np.int64)
+    as_far = np.zeros(len(pairs), dtype=np.int64)
+    flips = []  # for each length: its pairs, their units (n x pairs) and its own generator
+    for members in by_length.values():
+        matrix = np.array([units[i] for i in members]).T
+        # Whole numbers summing (in absolute value) below 2**53 add exactly in float64, in any
+        # order: BLAS then finds the same sums as integer arithmetic, many times faster.
+        if np.abs(matrix).sum(axis=0).max() < 2**53:
+            matrix = matrix.astype(np.float64)
+        flips.append((members, matrix, np.random.default_rng(seed)))
+    drawn, done = resamples, 0
     while True:
-        ps = [randomization_p_value(scores[a], scores[b], drawn, seed) for a, b in pairs]
+        for members, matrix, rng in flips:
+            for start in range(done, drawn, _BLOCK):
+                signs = rng.integers(0, 2, size=(min(_BLOCK, drawn - start), len(matrix))) * 2 - 1
+                sums = signs.astype(matrix.dtype) @ matrix
+                as_far[members] += (np.abs(sums) >= observed[members]).sum(axis=0)
+        done = drawn
+        ps = [(int(count) + 1) / (drawn + 1) for count in as_far]
         low = holm([max(0.0, p - _monte_carlo_margin(p, drawn)) for p in ps])
         high = holm([min(1.0, p + _monte_carlo_margin(p, drawn)) for p in ps])
         undecided = [lo < alpha <= hi for lo, hi in zip(low, high, strict=True)]
@@ -829,15 +877,25 @@ def score_runs(
     seed: int = 0,
 ) -> ScoreTable:
     """One row per retriever: each headline metric's mean with its 95 % bootstrap interval."""
+    import numpy as np
+
     metrics = metric_functions(k)
     judged = sum(1 for labels in qrels.values() if labels)
     rows = []
-    for name, run in runs.items():
-        cells = [name]
-        for metric in metrics.values():
-            values = per_question(metric, run, qrels)
-            cells.append(_cell(*bootstrap_interval(list(values.values()), resamples, seed)))
-        rows.append(cells)
+    # bootstrap_interval of every retriever's every metric, with one draw for them all: the
+    # draws depend only on the seed and the number of questions, the same for every row.
+    values = [[float(v) for v in per_question(metric, run, qrels).values()]
+              for run in runs.values() for metric in metrics.values()]
+    if values and not judged:
+        raise ValueError("no values: a question set needs at least one judged question.")
+    tail = (1 - 0.95) / 2 * 100  # bootstrap_interval's, at its level 0.95
+    cells = []
+    drawn = _resampled_means(values, resamples, seed) if values else []
+    for row, means in zip(values, drawn, strict=True):
+        low, high = np.percentile(means, [tail, 100 - tail])
+        cells.append(_cell(_mean(row), float(low), float(high)))
+    for i, name in enumerate(runs):
+        rows.append([name, *cells[i * len(metrics):(i + 1) * len(metrics)]])
     caption = (
         f"{judged} questions with judgments ({len(qrels) - judged} unanswerable left out); "
         f"mean [95% bootstrap interval, {resamples:,} resamples, seed {seed}, rounded outward]"
