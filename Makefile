@@ -25,11 +25,12 @@ NBVAL  := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize
 OTHER_CPU := $(shell sed -n 's/^OTHER_CPU = "\(.*\)"$$/\1/p' tools/outputs.py)
 PY312  ?= $(firstword $(wildcard $(HOME)/.pyenv/versions/3.12*/bin/python3.12) $(shell command -v python3.12))
 
-.PHONY: reference-venv minilm-reference venv lab test quick test-one lint execute export check-export help slides bench site colab-check canary nbval-py312 nbval-other-cpu times mutation
+.PHONY: reference-venv minilm-reference venv lab test test-browser quick test-one lint execute export check-export help slides bench site colab-check canary nbval-py312 nbval-other-cpu times mutation
 
 help:
 	@echo "make lab      start JupyterLab on the course (first run builds .venv)"
-	@echo "make test     everything: ruff, helper and equivalence tests, notebook guards, strict nbval"
+	@echo "make test     everything on this CPU: ruff, unit and equivalence tests, guards, strict nbval, browser"
+	@echo "make test-browser  every notebook run in JupyterLab with another CPU's sort (CI runs it too)"
 	@echo "make lint     the fast checks: ruff, notebook guards, export sync (no kernel)"
 	@echo "make execute  re-run notebooks in place (NB=notebooks/01_document.ipynb for one)"
 	@echo "make export   write the notebooks' export cells to src/retrieval_lab/scratch/"
@@ -71,15 +72,14 @@ execute: venv
 	$(BIN)/python -m tools.nbtools export
 	$(BIN)/python -m tools.nbtools execute $(NB)
 
-# Everything, on both cores: pytest-xdist runs the test files and notebooks in 3 workers, one
-# scope at a time (a notebook's cells, a test module, or a class: the browser test's two halves).
-# Three workers since the course has 16 notebooks: each browser half holds a worker for about two
-# minutes while its kernel and Chromium do the work, and with two workers nothing else could run
-# meanwhile (2026-12-04, quiet host: -n 2 took 213 s wall for 288 s of CPU, the cores a third
-# idle; -n 3 179 s for 257 s). With 12 notebooks, -n 2 had been the faster (197 s against 230 s).
-# Every notebook runs twice: nbval on this CPU, and the browser test in JupyterLab with numpy's
-# sort as another CPU runs it, comparing outputs with the stored ones by nbval's rules. Without
-# Chromium (a learner's machine) the browser test skips, so the other-CPU nbval pass runs instead.
+# Everything on this machine, on both cores: pytest-xdist runs the test files and notebooks in
+# workers, one scope at a time (a notebook's cells, a test module, or a class: the browser test's
+# two halves), longest first (conftest.py). Every notebook runs once here: strict nbval on this
+# CPU, followed in the same kernel by its exercise solutions and wrong solutions through their
+# checks; the browser test opens every notebook in JupyterLab and runs the one with the live
+# explorer. The second full run of every notebook, in JupyterLab with another CPU's sort, is
+# `make test-browser`: both runs do not fit three minutes on two cores (each costs about 170 s of
+# kernel CPU, measured 2026-12-05), so CI runs it after this.
 XDIST ?= -n 3 --dist loadscope
 # One BLAS thread per process: the workers (and the kernels and Chromium they start) already
 # keep both cores busy, and OpenBLAS's threads, spinning while they wait for a core, made MiniLM's
@@ -89,6 +89,13 @@ XDIST ?= -n 3 --dist loadscope
 TEST_ENV := OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1
 test: lint
 	$(TEST_ENV) $(PYTEST) $(NBVAL) $(XDIST) --durations=10 $(if $(NB),$(NB),tests notebooks)
+
+# Every notebook in JupyterLab (Restart Kernel and Run All Cells from the UI, two halves on two
+# workers), with numpy's sort as a CPU without AVX2 runs it, every output compared with the stored
+# one by nbval's rules: the course's second CPU. Without Chromium (a learner's machine) the browser
+# test skips, and the same other-CPU comparison runs as nbval instead. CI runs it after `make test`.
+test-browser: venv
+	RETRIEVAL_LAB_BROWSER=all $(TEST_ENV) $(PYTEST) -p no:nbval -n 2 --dist loadscope --durations=5 tests/test_browser.py
 	@$(BIN)/python tests/lab_harness.py >/dev/null || $(MAKE) --no-print-directory nbval-other-cpu
 
 # Strict nbval again, with numpy's sort as another CPU runs it (no output may depend on ties).

@@ -82,16 +82,17 @@ def stop_pid(pid: int, *, grace: float = 10.0) -> None:
     psutil.wait_procs(alive, timeout=grace)
 
 
-def served_copy(dest: Path, repo: Path = ROOT) -> Path:
+def served_copy(dest: Path, repo: Path = ROOT, *, outputs: bool = True) -> Path:
     """A root for the server: a real copy of notebooks/, links to everything else in the repo.
 
-    The course notebooks are copied without their outputs: the browser test clears them before
-    it runs anyway, and drawing every stored picture and table once more on opening cost the
-    browser about a second of CPU per notebook. (The site test renders the stored outputs.)
+    With ``outputs=False`` the course notebooks are copied without their outputs: a test that
+    runs every notebook clears them before it runs anyway, and drawing every stored picture and
+    table once more on opening cost the browser about a second of CPU per notebook. A test of what
+    a learner first sees keeps them (``outputs=True``): that is what the learner opens.
     """
     dest.mkdir(parents=True, exist_ok=True)
     shutil.copytree(repo / "notebooks", dest / "notebooks", ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
-    for notebook in (dest / "notebooks").glob("[0-9][0-9]_*.ipynb"):
+    for notebook in (dest / "notebooks").glob("[0-9][0-9]_*.ipynb") if not outputs else ():
         nb = json.loads(notebook.read_text(encoding="utf-8"))
         for cell in nb["cells"]:
             if cell["cell_type"] == "code":
@@ -174,17 +175,20 @@ class LabServer:
         shutil.rmtree(self.home, ignore_errors=True)
 
 
-def start_lab(timeout: float = 90.0, extra_env: dict[str, str] | None = None) -> LabServer:
+def start_lab(
+    timeout: float = 90.0, extra_env: dict[str, str] | None = None, *, outputs: bool = True
+) -> LabServer:
     """Start ``jupyter lab`` from .venv like ``make lab`` does, isolated; wait until it answers.
 
     ``extra_env`` reaches the server and so every kernel it starts (the browser test uses it to
-    run numpy's sort as another CPU does).
+    run numpy's sort as another CPU does); ``outputs`` says whether the served notebooks keep
+    their stored outputs (:func:`served_copy`).
     """
     jupyter = VENV_BIN / "jupyter"
     if not jupyter.exists():
         raise RuntimeError(f"{jupyter} is missing: run `make venv` first")
     home = Path(tempfile.mkdtemp(prefix="retrieval-lab-browser-"))
-    root = served_copy(home / "root")
+    root = served_copy(home / "root", outputs=outputs)
     dirs = {name: home / name for name in ("runtime", "config", "data", "settings", "workspaces")}
     for path in dirs.values():
         path.mkdir()
@@ -353,7 +357,7 @@ def start_browser(viewport: tuple[int, int] = (1280, 1000)) -> Browser:
 
 if __name__ == "__main__":
     # `python tests/lab_harness.py`: print the browser the tests would drive; exit 1 when there is
-    # none (the Makefile then runs the other-CPU nbval pass the browser test would have made).
+    # none (`make test-browser` then runs the other-CPU nbval pass the browser test would have made).
     browser = find_chromium()
     print(browser or "no Chromium: neither /usr/bin/chromium nor Playwright's own")
     raise SystemExit(0 if browser else 1)

@@ -1,17 +1,24 @@
-"""The course in a real browser: JupyterLab + headless Chromium, every notebook run from the UI.
+"""The course in a real browser: JupyterLab + headless Chromium, driven from the UI as a learner does.
 
-nbval proves each stored output is what the code prints; this proves a learner who opens the
-notebook in JupyterLab and presses *Restart Kernel and Run All Cells* sees no error except the
-expected ones (cells tagged ``raises-exception``), on the course kernel, with the widgets and the
-live-slides extension working. It is also ``make test``'s other-CPU pass: the kernels sort as a CPU
-without AVX2 does, and every output JupyterLab holds is compared with the stored one by nbval's
-rules (``tools/outputs.py``), so an output that depends on how ties sort fails here. One server and
-one browser serve the whole module (see ``lab_harness.py``); a screenshot of each notebook lands in
-``artifacts/browser/``.
+It has two depths, because running every notebook twice (nbval here, the browser there) does not
+fit `make test`'s three minutes on two cores (each pass of the 18 notebooks costs about 170 s of
+kernel CPU, measured 2026-12-05):
 
-It also checks a learner's first minute on every notebook: opened, before anything is touched,
-the notebook is not marked modified (no unsaved-changes dot on its tab) and the Colab set-up cell's
-input is collapsed.
+- **`make test`** opens every notebook in JupyterLab with its stored outputs, as a learner first
+  sees it: the course kernel starts, the notebook is not marked modified (no unsaved-changes dot on
+  its tab), the Colab set-up cell's input is collapsed, and the course content, outputs and
+  pictures included, has no accessibility violation. One notebook, the one with the live MMR
+  explorer, is run in full (Restart Kernel and Run All Cells) and its slider moved; RISE renders
+  live slides.
+- **`make test-browser`** (CI runs it after `make test`) presses *Restart Kernel and Run All
+  Cells* on every notebook: no error appears except the expected ones (cells tagged
+  ``raises-exception``), on the course kernel, and it is the other-CPU pass: the kernels sort as a
+  CPU without AVX2 does, and every output JupyterLab holds is compared with the stored one by
+  nbval's rules (``tools/outputs.py``), so an output that depends on how ties sort fails. It sets
+  ``RETRIEVAL_LAB_BROWSER=all``.
+
+One server and one browser serve each half (see ``lab_harness.py``); a screenshot of each notebook
+lands in ``artifacts/browser/``.
 
 Needs Chromium: Debian's at ``/usr/bin/chromium`` (``apt-get install chromium``; this machine and
 ``.ci/run``), or else Playwright's own (``python -m playwright install --with-deps chromium``; the
@@ -39,6 +46,8 @@ from tools.outputs import OTHER_CPU, differences
 NOTEBOOKS = course_notebooks()
 SCREENSHOTS = ROOT / "artifacts" / "browser"
 REQUIRED = os.environ.get("RETRIEVAL_LAB_REQUIRE_BROWSER") == "1"
+#: `make test-browser` runs every notebook in full; `make test` opens them and runs one.
+RUN_ALL = os.environ.get("RETRIEVAL_LAB_BROWSER") == "all"
 RUN_TIMEOUT = 300.0  # seconds for one notebook's Run All; a notebook normally takes a few
 LOAD_TIMEOUT = 120_000  # ms for JupyterLab to render a notebook on a busy 2-core machine
 _COUNT = re.compile(r"^\[(\d+)\]:$")
@@ -91,10 +100,11 @@ def lab() -> LabServer:
     reason = _why_unavailable()
     if reason:
         _skip_or_fail(reason)
-    # Every kernel runs numpy's sort as a CPU without AVX2 does, and each notebook's outputs are
-    # compared with the stored ones: nbval already ran them on this CPU, so a stored output that
-    # depends on how ties sort fails here (this run is `make test`'s other-CPU pass).
-    server = start_lab(extra_env={"NPY_DISABLE_CPU_FEATURES": OTHER_CPU})
+    # Every kernel runs numpy's sort as a CPU without AVX2 does, and each notebook run here has its
+    # outputs compared with the stored ones: nbval ran them on this CPU, so a stored output that
+    # depends on how ties sort fails here (with RUN_ALL, this is the other-CPU pass of every
+    # notebook). Opened only, a notebook shows its stored outputs, as a learner's does.
+    server = start_lab(extra_env={"NPY_DISABLE_CPU_FEATURES": OTHER_CPU}, outputs=not RUN_ALL)
     try:
         yield server
     finally:
@@ -436,15 +446,7 @@ def _notebook_runs_in_jupyterlab(notebook: Path, lab: LabServer, lab_page: LabPa
             f"the stored ones (make nbval-other-cpu NB=notebooks/{notebook.name} says the same):\n"
             + "\n".join(f"cell {i}: {text}" for i, text in differ.items())
         )
-        course = accessibility.course_violations(page, _NOTEBOOK)
-        found = {"course content": course}
-        if notebook.stem == NOTEBOOKS[0].stem:  # JupyterLab's own interface: recorded once, never failed
-            found["whole page (JupyterLab's own, not failed)"] = accessibility.violations(page)
-        report = accessibility.record(SCREENSHOTS, notebook.stem, found)
-        assert not course, (
-            f"{notebook.name}: accessibility violations in course content (see {report.relative_to(ROOT)}): "
-            + accessibility.describe(course)
-        )
+        _assert_accessible(page, notebook)
         for explorer_notebook, index in explorer_cells():
             if explorer_notebook.name == notebook.name:
                 explorer_follows_the_lambda_slider(page, notebook, index, run)
@@ -457,6 +459,47 @@ def _notebook_runs_in_jupyterlab(notebook: Path, lab: LabServer, lab_page: LabPa
             lab_page.fresh()
     timings[notebook.stem] = {"open": opened - started, "restart + run all": ran - opened,
                               "checks": checked - ran, "close": time.monotonic() - checked}
+
+
+def _notebook_opens_clean_in_jupyterlab(notebook: Path, lab: LabServer, lab_page: LabPage, timings):
+    """Open a notebook with its stored outputs, as a learner first sees it: on the course kernel,
+    not marked modified, the Colab cell collapsed, the content (outputs too) accessible."""
+    started = time.monotonic()
+    notebook = lab.root / "notebooks" / notebook.name  # the copy the server serves
+    page = lab_page.current()
+    ok = False
+    try:
+        open_notebook(page, notebook)
+        seen = first_minute(page, notebook)
+        opened = time.monotonic()
+        first = first_minute_problems(seen, _read(notebook).cells)
+        assert not first, f"{notebook.name}, the first minute: " + "; ".join(first)
+        kernel = state(page, notebook)["kernelName"]
+        assert kernel == "retrieval-lab", f"{notebook.name} opened on kernel {kernel!r}"
+        _assert_accessible(page, notebook)
+        checked = time.monotonic()
+        close_tabs(page)
+        ok = True
+    finally:
+        shut_down_kernel(lab, notebook)
+        if not ok:
+            lab_page.fresh()
+    timings[notebook.stem] = {"open": opened - started, "checks": checked - opened,
+                              "close": time.monotonic() - checked}
+
+
+def _assert_accessible(page, notebook: Path) -> None:
+    """axe-core on the course's content as the page shows it (JupyterLab's own interface is
+    recorded once, for the first notebook, and never failed)."""
+    course = accessibility.course_violations(page, _NOTEBOOK)
+    found = {"course content": course}
+    if notebook.stem == NOTEBOOKS[0].stem:
+        found["whole page (JupyterLab's own, not failed)"] = accessibility.violations(page)
+    report = accessibility.record(SCREENSHOTS, notebook.stem, found)
+    assert not course, (
+        f"{notebook.name}: accessibility violations in course content (see {report.relative_to(ROOT)}): "
+        + accessibility.describe(course)
+    )
 
 
 # --------------------------------------------------------------------------- the MMR explorer
@@ -578,9 +621,9 @@ def _rise_renders_a_notebook_as_live_slides(lab: LabServer, lab_page: LabPage):
 
 
 # --------------------------------------------------------------------------- two halves
-# Each class is one scope for pytest-xdist's --dist loadscope (`make test`): the halves run on two
-# workers, each with its own server and browser, so the longest test of the suite uses both
-# cores. Run alone, one server and one browser serve both halves (module-scoped fixtures).
+# Each class is one scope for pytest-xdist's --dist loadscope: the halves run on two workers, each
+# with its own server and browser. Run alone, one server and one browser serve both halves
+# (module-scoped fixtures).
 
 
 def _half(which: int) -> list[Path]:
@@ -590,13 +633,48 @@ def _half(which: int) -> list[Path]:
     return [nb for i, nb in enumerate(NOTEBOOKS) if (i % 4 in (0, 3)) == (which == 0)]
 
 
+def _explorer_notebooks() -> list[Path]:
+    return sorted({notebook for notebook, _ in explorer_cells()})
+
+
+def runs(which: int) -> list[Path]:
+    """The notebooks this half runs in full: its half with RUN_ALL (`make test-browser`), else
+    (`make test`) the first half runs the notebooks with the live explorer and the second none."""
+    if RUN_ALL:
+        return _half(which)
+    return _explorer_notebooks() if which == 0 else []
+
+
+def opens(which: int) -> list[Path]:
+    """The notebooks this half only opens: none with RUN_ALL (a full run opens them too), else
+    the notebooks not run in full, alternately to each half."""
+    if RUN_ALL:
+        return []
+    return [nb for nb in NOTEBOOKS if nb not in _explorer_notebooks()][which::2]
+
+
+def _ids(notebooks: list[Path]) -> list[str]:
+    return [nb.stem for nb in notebooks]
+
+
 class TestInJupyterLabFirstHalf:
     HALF = "first-half"
 
-    @pytest.mark.parametrize("notebook", _half(0), ids=[nb.stem for nb in _half(0)])
-    def test_notebook_runs_in_jupyterlab(self, notebook: Path, lab: LabServer, lab_page: LabPage, timings):
-        """Open, Restart Kernel and Run All from the UI: every cell runs, errors only where tagged."""
-        _notebook_runs_in_jupyterlab(notebook, lab, lab_page, timings)
+    # A half defines a test only when it has notebooks for it (an empty parametrize would show
+    # as a skip that means nothing).
+    if runs(0):
+        @pytest.mark.parametrize("notebook", runs(0), ids=_ids(runs(0)))
+        def test_notebook_runs_in_jupyterlab(self, notebook: Path, lab: LabServer, lab_page: LabPage, timings):
+            """Open, Restart Kernel and Run All from the UI: every cell runs, errors only where tagged."""
+            _notebook_runs_in_jupyterlab(notebook, lab, lab_page, timings)
+
+    if opens(0):
+        @pytest.mark.parametrize("notebook", opens(0), ids=_ids(opens(0)))
+        def test_notebook_opens_clean_in_jupyterlab(self, notebook: Path, lab: LabServer, lab_page: LabPage,
+                                                    timings):
+            """Opened untouched with its stored outputs: course kernel, not modified, Colab cell
+            collapsed, content accessible."""
+            _notebook_opens_clean_in_jupyterlab(notebook, lab, lab_page, timings)
 
     def test_server_offers_the_course_kernel_from_the_venv(self, lab: LabServer):
         _server_offers_the_course_kernel_from_the_venv(lab)
@@ -605,10 +683,34 @@ class TestInJupyterLabFirstHalf:
 class TestInJupyterLabSecondHalf:
     HALF = "second-half"
 
-    @pytest.mark.parametrize("notebook", _half(1), ids=[nb.stem for nb in _half(1)])
-    def test_notebook_runs_in_jupyterlab(self, notebook: Path, lab: LabServer, lab_page: LabPage, timings):
-        """Open, Restart Kernel and Run All from the UI: every cell runs, errors only where tagged."""
-        _notebook_runs_in_jupyterlab(notebook, lab, lab_page, timings)
+    if runs(1):
+        @pytest.mark.parametrize("notebook", runs(1), ids=_ids(runs(1)))
+        def test_notebook_runs_in_jupyterlab(self, notebook: Path, lab: LabServer, lab_page: LabPage, timings):
+            """Open, Restart Kernel and Run All from the UI: every cell runs, errors only where tagged."""
+            _notebook_runs_in_jupyterlab(notebook, lab, lab_page, timings)
+
+    if opens(1):
+        @pytest.mark.parametrize("notebook", opens(1), ids=_ids(opens(1)))
+        def test_notebook_opens_clean_in_jupyterlab(self, notebook: Path, lab: LabServer, lab_page: LabPage,
+                                                    timings):
+            """Opened untouched with its stored outputs: course kernel, not modified, Colab cell
+            collapsed, content accessible."""
+            _notebook_opens_clean_in_jupyterlab(notebook, lab, lab_page, timings)
 
     def test_rise_renders_a_notebook_as_live_slides(self, lab: LabServer, lab_page: LabPage):
         _rise_renders_a_notebook_as_live_slides(lab, lab_page)
+
+
+def test_make_test_opens_every_notebook_and_make_test_browser_runs_every_notebook():
+    """Every notebook is opened in `make test` and run in full in `make test-browser`, whichever
+    mode this run is in: the two lists are computed, not typed, so a new notebook cannot slip out."""
+    global RUN_ALL
+    saved = RUN_ALL
+    try:
+        RUN_ALL = False
+        light = runs(0) + runs(1) + opens(0) + opens(1)
+        assert sorted(light) == sorted(NOTEBOOKS) and runs(0) == _explorer_notebooks() != []
+        RUN_ALL = True
+        assert sorted(runs(0) + runs(1)) == sorted(NOTEBOOKS) and opens(0) + opens(1) == []
+    finally:
+        RUN_ALL = saved

@@ -41,3 +41,14 @@ def test_github_installs_playwright_s_chromium_and_the_tests_find_it():
     assert workflow.index("playwright install") < workflow.index("run: make test")
     harness = (ROOT / "tests" / "lab_harness.py").read_text()
     assert "executable_path=str(CHROMIUM) if CHROMIUM.exists() else None" in harness
+
+
+def test_ci_runs_every_notebook_in_the_browser_after_make_test():
+    """`make test` opens every notebook in JupyterLab; the full run of each, on the second CPU, is
+    `make test-browser`, which CI must run (else the course's other CPU goes unchecked)."""
+    targets = _make_targets(CI_RUN.read_text())
+    assert targets.index("test") < targets.index("test-browser")
+    makefile = (ROOT / "Makefile").read_text()
+    recipe = makefile.split("\ntest-browser:", 1)[1].split("\n\n", 1)[0]
+    assert "RETRIEVAL_LAB_BROWSER=all" in recipe and "tests/test_browser.py" in recipe
+    assert "nbval-other-cpu" in recipe  # without Chromium, the same comparison as nbval
