@@ -59,13 +59,53 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
 
 
 
-def _scope_rank(scope: str, size: int) -> tuple[int, int]:
+#: pytest's cache key for the seconds each scope took in the last run (see _ScopeClock).
+SECONDS_PER_SCOPE = "retrieval-lab/seconds-per-scope"
+
+
+def _scope(nodeid: str) -> str:
+    """The unit of work of ``--dist loadscope``, as xdist's LoadScopeScheduling splits it: a module,
+    a class, or a notebook (its cells and its solutions' items)."""
+    return nodeid.rsplit("::", 1)[0]
+
+
+class _ScopeClock:
+    """Adds up the seconds of every scope in this run and keeps them in pytest's cache
+    (``.pytest_cache``), so that the next run hands out the longest scopes first."""
+
+    def __init__(self) -> None:
+        self.seconds: Counter[str] = Counter()
+
+    def pytest_runtest_logreport(self, report) -> None:
+        self.seconds[_scope(report.nodeid)] += report.duration
+
+    def pytest_sessionfinish(self, session) -> None:
+        cache = getattr(session.config, "cache", None)
+        if cache is None or not self.seconds:
+            return
+        known = cache.get(SECONDS_PER_SCOPE, {})
+        known.update({scope: round(seconds, 2) for scope, seconds in self.seconds.items()})
+        cache.set(SECONDS_PER_SCOPE, known)
+
+
+def pytest_configure(config) -> None:
+    if not hasattr(config, "workerinput"):  # the controller (or a run without xdist) sees every report
+        config.pluginmanager.register(_ScopeClock(), "retrieval-lab-scope-clock")
+
+
+def _scope_rank(scope: str, size: int, seconds: dict[str, float] | None = None) -> tuple[int, float]:
     """The order `make test` hands scopes to its workers: the longest first, so no long one starts last.
 
-    The browser test's two halves take about two minutes each, so they start at once on two
-    workers; then the site and slides (Chromium again), then the notebooks (nbval, biggest first),
-    then the unit-test modules. xdist's own order (most tests first) starts the browser last.
+    A warm run knows how long each scope took last time (``seconds``, from pytest's cache) and
+    orders by that: on two cores the work fits three minutes only if the longest scopes (Qdrant's
+    and Postgres's notebooks, the browser halves, the engine suites) do not start near the end.
+    A scope the cache does not know yet (a fresh clone, a new test file) goes first, ordered by
+    kind: the browser test's halves (they wait on a server and a browser), then the site and
+    slides (Chromium again), then the notebooks (nbval, biggest first), then the unit-test modules.
+    xdist's own order (most tests first) would start the browser last.
     """
+    if seconds and scope in seconds:
+        return (4, -seconds[scope])
     if "test_browser.py::" in scope:
         return (0, -size)
     if scope.endswith(("test_site.py", "test_slides.py")):
@@ -88,7 +128,10 @@ def pytest_xdist_make_scheduler(config, log):
 
         def _assign_work_unit(self, node) -> None:
             if not self._ordered:
-                ranked = sorted(self.workqueue.items(), key=lambda unit: _scope_rank(unit[0], len(unit[1])))
+                cache = getattr(config, "cache", None)
+                seconds = cache.get(SECONDS_PER_SCOPE, {}) if cache is not None else {}
+                ranked = sorted(self.workqueue.items(),
+                                key=lambda unit: _scope_rank(unit[0], len(unit[1]), seconds))
                 self.workqueue.clear()
                 self.workqueue.update(ranked)
                 self._ordered = True

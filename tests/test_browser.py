@@ -29,6 +29,7 @@ the workflow set it), in which case a missing browser is a failure.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import sys
@@ -504,14 +505,16 @@ def _assert_accessible(page, notebook: Path) -> None:
 
 # --------------------------------------------------------------------------- the MMR explorer
 
-def explorer_cells() -> list[tuple[Path, int]]:
-    """(notebook, cell index) of each live cell (tag ``widget``) that shows the MMR explorer."""
+@functools.cache
+def explorer_cells() -> tuple[tuple[Path, int], ...]:
+    """(notebook, cell index) of each live cell (tag ``widget``) that shows the MMR explorer
+    (read once: collecting the tests asks for it several times, and reading 18 notebooks costs)."""
     found = []
     for notebook in NOTEBOOKS:
         for i, cell in enumerate(_read(notebook).cells):
             if "widget" in tags(cell) and re.search(r"\b(mmr_explorer|MMRExplorer)\(", cell.source):
                 found.append((notebook, i))
-    return found
+    return tuple(found)
 
 
 def explorer_controls(cell) -> dict:
