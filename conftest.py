@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import os
 from collections import Counter
+from pathlib import Path
 
 import matplotlib
 import pytest
@@ -59,8 +61,16 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
 
 
 
-#: pytest's cache key for the seconds each scope took in the last run (see _ScopeClock).
-SECONDS_PER_SCOPE = "retrieval-lab/seconds-per-scope"
+#: The seconds each scope took in the last run (see _ScopeClock): in artifacts/ (not committed),
+#: since pyproject's addopts turn pytest's own cache off.
+SECONDS_PER_SCOPE = Path(__file__).resolve().parent / "artifacts" / "seconds-per-scope.json"
+
+
+def _last_seconds() -> dict[str, float]:
+    try:
+        return json.loads(SECONDS_PER_SCOPE.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
 
 
 def _scope(nodeid: str) -> str:
@@ -70,8 +80,8 @@ def _scope(nodeid: str) -> str:
 
 
 class _ScopeClock:
-    """Adds up the seconds of every scope in this run and keeps them in pytest's cache
-    (``.pytest_cache``), so that the next run hands out the longest scopes first."""
+    """Adds up the seconds of every scope in this run and keeps them (``SECONDS_PER_SCOPE``), so
+    that the next run hands out the longest scopes first."""
 
     def __init__(self) -> None:
         self.seconds: Counter[str] = Counter()
@@ -80,12 +90,15 @@ class _ScopeClock:
         self.seconds[_scope(report.nodeid)] += report.duration
 
     def pytest_sessionfinish(self, session) -> None:
-        cache = getattr(session.config, "cache", None)
-        if cache is None or not self.seconds:
+        if not self.seconds:
             return
-        known = cache.get(SECONDS_PER_SCOPE, {})
+        known = _last_seconds()
         known.update({scope: round(seconds, 2) for scope, seconds in self.seconds.items()})
-        cache.set(SECONDS_PER_SCOPE, known)
+        try:
+            SECONDS_PER_SCOPE.parent.mkdir(exist_ok=True)
+            SECONDS_PER_SCOPE.write_text(json.dumps(known, indent=0, sort_keys=True), encoding="utf-8")
+        except OSError:
+            pass  # a read-only checkout: the next run orders by kind instead
 
 
 def pytest_configure(config) -> None:
@@ -96,7 +109,7 @@ def pytest_configure(config) -> None:
 def _scope_rank(scope: str, size: int, seconds: dict[str, float] | None = None) -> tuple[int, float]:
     """The order `make test` hands scopes to its workers: the longest first, so no long one starts last.
 
-    A warm run knows how long each scope took last time (``seconds``, from pytest's cache) and
+    A warm run knows how long each scope took last time (``seconds``, ``SECONDS_PER_SCOPE``) and
     orders by that: on two cores the work fits three minutes only if the longest scopes (Qdrant's
     and Postgres's notebooks, the browser halves, the engine suites) do not start near the end.
     A scope the cache does not know yet (a fresh clone, a new test file) goes first, ordered by
@@ -128,8 +141,7 @@ def pytest_xdist_make_scheduler(config, log):
 
         def _assign_work_unit(self, node) -> None:
             if not self._ordered:
-                cache = getattr(config, "cache", None)
-                seconds = cache.get(SECONDS_PER_SCOPE, {}) if cache is not None else {}
+                seconds = _last_seconds()
                 ranked = sorted(self.workqueue.items(),
                                 key=lambda unit: _scope_rank(unit[0], len(unit[1]), seconds))
                 self.workqueue.clear()
