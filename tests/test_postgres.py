@@ -8,8 +8,8 @@
   tests whose ids are not UUIDs ("1", "2", ...), which is what notebook 17 shows.
 - no Postgres process of this run survives it, nor the one notebook 17 starts.
 
-One server for the module (starting one takes about a second); each standard test gets its own
-table, dropped after it.
+One server for the module's tests in each pytest process (starting one takes about a second);
+each standard test gets its own table, dropped after it.
 """
 
 from __future__ import annotations
@@ -61,7 +61,10 @@ def pg_ctl_status(data_dir: Path) -> int:
     return done.returncode
 
 
-@pytest.fixture(scope="module")
+# Session-scoped, though only this module's tests use them: pytest-xdist's --dist loadscope hands
+# out each test class as a scope of its own, and a worker that ran another module between two of
+# them tore a module-scoped server down and started another (three starts in `make quick`).
+@pytest.fixture(scope="session")
 def server():
     with start_postgres() as running:
         yield running
@@ -70,7 +73,7 @@ def server():
     assert not folder.exists()
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def engine(server):
     engine = PGEngine.from_connection_string(server.url)
     yield engine
