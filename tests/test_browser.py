@@ -662,49 +662,42 @@ def _ids(notebooks: list[Path]) -> list[str]:
     return [nb.stem for nb in notebooks]
 
 
-class TestInJupyterLabFirstHalf:
-    HALF = "first-half"
+def _half_tests(which: int, name: str, half: str) -> type:
+    """One half's tests: one xdist scope, with its own server and browser. A half defines a test
+    only when it has notebooks for it (an empty parametrize would show as a skip that means
+    nothing)."""
 
-    # A half defines a test only when it has notebooks for it (an empty parametrize would show
-    # as a skip that means nothing).
-    if runs(0):
-        @pytest.mark.parametrize("notebook", runs(0), ids=_ids(runs(0)))
-        def test_notebook_runs_in_jupyterlab(self, notebook: Path, lab: LabServer, lab_page: LabPage, timings):
-            """Open, Restart Kernel and Run All from the UI: every cell runs, errors only where tagged."""
-            _notebook_runs_in_jupyterlab(notebook, lab, lab_page, timings)
+    class Half:
+        HALF = half
 
-    if opens(0):
-        @pytest.mark.parametrize("notebook", opens(0), ids=_ids(opens(0)))
-        def test_notebook_opens_clean_in_jupyterlab(self, notebook: Path, lab: LabServer, lab_page: LabPage,
-                                                    timings):
-            """Opened untouched with its stored outputs: course kernel, not modified, Colab cell
-            collapsed, content accessible."""
-            _notebook_opens_clean_in_jupyterlab(notebook, lab, lab_page, timings)
+        if runs(which):
+            @pytest.mark.parametrize("notebook", runs(which), ids=_ids(runs(which)))
+            def test_notebook_runs_in_jupyterlab(self, notebook: Path, lab: LabServer, lab_page: LabPage,
+                                                 timings):
+                """Open, Restart Kernel and Run All from the UI: every cell runs, errors only where tagged."""
+                _notebook_runs_in_jupyterlab(notebook, lab, lab_page, timings)
 
-    def test_server_offers_the_course_kernel_from_the_venv(self, lab: LabServer):
-        _server_offers_the_course_kernel_from_the_venv(lab)
+        if opens(which):
+            @pytest.mark.parametrize("notebook", opens(which), ids=_ids(opens(which)))
+            def test_notebook_opens_clean_in_jupyterlab(self, notebook: Path, lab: LabServer, lab_page: LabPage,
+                                                        timings):
+                """Opened untouched: course kernel, not modified, Colab cell collapsed."""
+                _notebook_opens_clean_in_jupyterlab(notebook, lab, lab_page, timings)
+
+        if which == 0:
+            def test_server_offers_the_course_kernel_from_the_venv(self, lab: LabServer):
+                _server_offers_the_course_kernel_from_the_venv(lab)
+
+        if which == 1 and RUN_ALL:  # with the full runs (and the explorer's slider, in 07's run)
+            def test_rise_renders_a_notebook_as_live_slides(self, lab: LabServer, lab_page: LabPage):
+                _rise_renders_a_notebook_as_live_slides(lab, lab_page)
+
+    Half.__name__ = Half.__qualname__ = name
+    return Half
 
 
-class TestInJupyterLabSecondHalf:
-    HALF = "second-half"
-
-    if runs(1):
-        @pytest.mark.parametrize("notebook", runs(1), ids=_ids(runs(1)))
-        def test_notebook_runs_in_jupyterlab(self, notebook: Path, lab: LabServer, lab_page: LabPage, timings):
-            """Open, Restart Kernel and Run All from the UI: every cell runs, errors only where tagged."""
-            _notebook_runs_in_jupyterlab(notebook, lab, lab_page, timings)
-
-    if opens(1):
-        @pytest.mark.parametrize("notebook", opens(1), ids=_ids(opens(1)))
-        def test_notebook_opens_clean_in_jupyterlab(self, notebook: Path, lab: LabServer, lab_page: LabPage,
-                                                    timings):
-            """Opened untouched with its stored outputs: course kernel, not modified, Colab cell
-            collapsed, content accessible."""
-            _notebook_opens_clean_in_jupyterlab(notebook, lab, lab_page, timings)
-
-    if RUN_ALL:  # with the full runs (and the explorer's slider, in notebook 07's run)
-        def test_rise_renders_a_notebook_as_live_slides(self, lab: LabServer, lab_page: LabPage):
-            _rise_renders_a_notebook_as_live_slides(lab, lab_page)
+TestInJupyterLabFirstHalf = _half_tests(0, "TestInJupyterLabFirstHalf", "first-half")
+TestInJupyterLabSecondHalf = _half_tests(1, "TestInJupyterLabSecondHalf", "second-half")
 
 
 def test_make_test_opens_notebook_00_and_make_test_browser_runs_every_notebook():
