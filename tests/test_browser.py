@@ -30,6 +30,7 @@ the workflow set it), in which case a missing browser is a failure.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import re
@@ -410,25 +411,44 @@ def _server_offers_the_course_kernel_from_the_venv(lab: LabServer):
     assert (news["fetchNews"], news["checkForUpdates"]) == ("false", False), news
 
 
-def _notebook_runs_in_jupyterlab(notebook: Path, lab: LabServer, lab_page: LabPage, timings):
-    """Open, Restart Kernel and Run All from the UI: every cell runs, errors only where tagged."""
-    started = time.monotonic()
+@contextlib.contextmanager
+def opened_clean(notebook: Path, lab: LabServer, lab_page: LabPage, marks: dict[str, float]):
+    """Open the served copy of ``notebook`` and assert its first minute (not marked modified, the
+    Colab cell collapsed); yield the page and that copy; then close the tab (never saving) and
+    shut its kernel down, with a fresh page after a failure so it cannot spill into the next
+    notebook. ``marks`` gets the times it was asked for, opened and checked (the body's end)."""
+    marks["started"] = time.monotonic()
     notebook = lab.root / "notebooks" / notebook.name  # the copy the server serves
     page = lab_page.current()
     ok = False
     try:
         open_notebook(page, notebook)
-        cells = _read(notebook).cells
         seen = first_minute(page, notebook)
-        opened = time.monotonic()
-        first = first_minute_problems(seen, cells)
+        marks["opened"] = time.monotonic()
+        first = first_minute_problems(seen, _read(notebook).cells)
         assert not first, f"{notebook.name}, the first minute: " + "; ".join(first)
-        run = restart_and_run_all(page, notebook, opened)
+        yield page, notebook
+        marks["checked"] = time.monotonic()
+        close_tabs(page)
+        ok = True
+    finally:
+        shut_down_kernel(lab, notebook)
+        if not ok:
+            lab_page.fresh()
+    marks["closed"] = time.monotonic()
+
+
+def _notebook_runs_in_jupyterlab(notebook: Path, lab: LabServer, lab_page: LabPage, timings):
+    """Open, Restart Kernel and Run All from the UI: every cell runs, errors only where tagged."""
+    marks: dict[str, float] = {}
+    with opened_clean(notebook, lab, lab_page, marks) as (page, notebook):
+        cells = _read(notebook).cells
+        run = restart_and_run_all(page, notebook, marks["opened"])
         expected_errors = [i for i, c in enumerate(cells) if "raises-exception" in tags(c)]
         unexpected = [i for i in run.errors if i not in expected_errors]
         missing = [i for i, n in run.counts.items() if n is None]
         shot = screenshot(page, notebook, focus=(unexpected or missing or [None])[0])
-        ran = time.monotonic()
+        marks["ran"] = time.monotonic()
         where = f"(see {shot.relative_to(ROOT)})"
         assert run.kernel == "retrieval-lab", f"{notebook.name} ran on kernel {run.kernel!r}"
         assert not unexpected, (
@@ -453,42 +473,23 @@ def _notebook_runs_in_jupyterlab(notebook: Path, lab: LabServer, lab_page: LabPa
         for explorer_notebook, index in explorer_cells():
             if explorer_notebook.name == notebook.name:
                 explorer_follows_the_lambda_slider(page, notebook, index, run)
-        checked = time.monotonic()
-        close_tabs(page)
-        ok = True
-    finally:
-        shut_down_kernel(lab, notebook)
-        if not ok:
-            lab_page.fresh()
-    timings[notebook.stem] = {"open": opened - started, "restart + run all": ran - opened,
-                              "checks": checked - ran, "close": time.monotonic() - checked}
+    timings[notebook.stem] = {"open": marks["opened"] - marks["started"],
+                              "restart + run all": marks["ran"] - marks["opened"],
+                              "checks": marks["checked"] - marks["ran"],
+                              "close": marks["closed"] - marks["checked"]}
 
 
 def _notebook_opens_clean_in_jupyterlab(notebook: Path, lab: LabServer, lab_page: LabPage, timings):
     """Open a notebook as a learner first does: on the course kernel, not marked modified, the
     Colab cell collapsed. (Its content's accessibility, outputs included, is checked on the
     outputs of its full run, in `make test-browser`.)"""
-    started = time.monotonic()
-    notebook = lab.root / "notebooks" / notebook.name  # the copy the server serves
-    page = lab_page.current()
-    ok = False
-    try:
-        open_notebook(page, notebook)
-        seen = first_minute(page, notebook)
-        opened = time.monotonic()
-        first = first_minute_problems(seen, _read(notebook).cells)
-        assert not first, f"{notebook.name}, the first minute: " + "; ".join(first)
+    marks: dict[str, float] = {}
+    with opened_clean(notebook, lab, lab_page, marks) as (page, notebook):
         kernel = state(page, notebook)["kernelName"]
         assert kernel == "retrieval-lab", f"{notebook.name} opened on kernel {kernel!r}"
-        checked = time.monotonic()
-        close_tabs(page)
-        ok = True
-    finally:
-        shut_down_kernel(lab, notebook)
-        if not ok:
-            lab_page.fresh()
-    timings[notebook.stem] = {"open": opened - started, "checks": checked - opened,
-                              "close": time.monotonic() - checked}
+    timings[notebook.stem] = {"open": marks["opened"] - marks["started"],
+                              "checks": marks["checked"] - marks["opened"],
+                              "close": marks["closed"] - marks["checked"]}
 
 
 def _assert_accessible(page, notebook: Path) -> None:
