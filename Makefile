@@ -76,10 +76,12 @@ execute: venv
 # workers, one scope at a time (a notebook's cells, a test module, or a class: the browser test's
 # two halves), longest first (conftest.py). Every notebook runs once here: strict nbval on this
 # CPU, followed in the same kernel by its exercise solutions and wrong solutions through their
-# checks; the browser test opens every notebook in JupyterLab and runs the one with the live
-# explorer. The second full run of every notebook, in JupyterLab with another CPU's sort, is
-# `make test-browser`: both runs do not fit three minutes on two cores (each costs about 170 s of
-# kernel CPU, measured 2026-12-05), so CI runs it after this.
+# checks; the browser test checks JupyterLab as `make lab` starts it and opens notebook 00. The
+# second full run of every notebook, in JupyterLab with another CPU's sort, is `make test-browser`:
+# both runs do not fit three minutes on two cores (each costs about 170 s of kernel CPU, measured
+# 2026-12-05), so CI runs it after this. Three workers: kernels, servers and the browser wait on
+# one another, and a third worker fills those waits (2026-12-05: -n 3 189 s, -n 2 199 s, -n 4 201 s,
+# measured one after another while other work ran; 144 s with -n 3 on a quiet machine).
 XDIST ?= -n 3 --dist loadscope
 # One BLAS thread per process: the workers (and the kernels and Chromium they start) already
 # keep both cores busy, and OpenBLAS's threads, spinning while they wait for a core, made MiniLM's
