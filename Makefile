@@ -61,6 +61,7 @@ lint: venv
 	$(BIN)/ruff check .
 	$(BIN)/ruff check --line-length 88 --select E501 notebooks src/retrieval_lab/scratch
 	$(BIN)/python -m tools.nbtools lint
+	$(BIN)/lint-imports --no-cache
 
 export: venv
 	$(BIN)/python -m tools.nbtools export

@@ -48,7 +48,7 @@ def measure(engine: str) -> float:
     """Texts per second of one engine on :func:`bench_texts` (model loaded and warmed first)."""
     texts = bench_texts()
     if engine == "numpy":
-        from retrieval_lab import minilm
+        from retrieval_lab.models import minilm
 
         minilm.encode(texts[:BATCH], BATCH)  # load weights and tokenizer, warm the caches
 

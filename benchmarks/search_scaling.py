@@ -23,7 +23,7 @@ planner's Seq Scan) and an HNSW index (m=16, ef_construction=64) at several ``hn
 recall@10 against numpy's exact answer, at n = 10 000 and 100 000 (``--pg-sizes``, ``--pg-only``).
 
 A fifth table runs the three approximate indexes (FAISS, Qdrant Edge and pgvector HNSW) again on
-real vectors: every shipped MiniLM vector of ``retrieval_lab.realvectors`` (docstrings and comments
+real vectors: every shipped MiniLM vector of ``retrieval_lab.data.realvectors`` (docstrings and comments
 of Python's standard library; about 32,000, so fewer than 100 000) with held-out texts as queries,
 recall@10 beside median latency and its interquartile range (``--real-n``, ``--real-only``).
 
@@ -61,8 +61,8 @@ from typing import Any
 
 import numpy as np
 
-from retrieval_lab.embeddings import RowEmbeddings
-from retrieval_lab.measure import blas_description, blas_threads, memory_bandwidth
+from retrieval_lab.evaluation.measure import blas_description, blas_threads, memory_bandwidth
+from retrieval_lab.models.embeddings import RowEmbeddings
 
 K = 10
 EF_SEARCH = (16, 32, 64, 128, 256)
@@ -428,7 +428,7 @@ def run_pgvector(args: argparse.Namespace, d: int) -> None:
     from langchain_postgres import PGVectorStore
     from langchain_postgres.v2.indexes import HNSWIndex, HNSWQueryOptions
 
-    from retrieval_lab.postgres import start_postgres
+    from retrieval_lab.engines.postgres import start_postgres
     from retrieval_lab.scratch.document import Document
     from retrieval_lab.scratch.matrix_vectorstore import MatrixVectorStore
 
@@ -505,7 +505,7 @@ def run_pgvector(args: argparse.Namespace, d: int) -> None:
 def run_real(args: argparse.Namespace) -> None:
     """The three approximate indexes again, on real vectors: FAISS HNSW, Qdrant Edge HNSW and
     pgvector HNSW over the same MiniLM vectors of the standard library's docstrings and comments
-    (``retrieval_lab.realvectors``: as many as ship, at most ``--real-n``), queried by held-out
+    (``retrieval_lab.data.realvectors``: as many as ship, at most ``--real-n``), queried by held-out
     texts, each row with recall@10 against numpy's exact answer beside its median latency."""
     import tempfile
 
@@ -514,8 +514,8 @@ def run_real(args: argparse.Namespace) -> None:
     from langchain_postgres import PGVectorStore
     from langchain_postgres.v2.indexes import HNSWIndex, HNSWQueryOptions
 
-    from retrieval_lab import realvectors
-    from retrieval_lab.postgres import start_postgres
+    from retrieval_lab.data import realvectors
+    from retrieval_lab.engines.postgres import start_postgres
 
     n = min(args.real_n, realvectors.size())
     _, vectors = realvectors.load(n)
@@ -557,7 +557,7 @@ def run_real(args: argparse.Namespace) -> None:
                          recall_at_k(found, exact), seconds, built))
         engine._run_as_sync(engine._pool.dispose())
     print(f"\napproximate indexes on real vectors: {n:,} MiniLM vectors of the standard library's docstrings and "
-          f"comments (retrieval_lab.realvectors), {len(queries)} held-out queries, k = {K}, recall@10 against "
+          f"comments (retrieval_lab.data.realvectors), {len(queries)} held-out queries, k = {K}, recall@10 against "
           "numpy's exact top-10:")
     print(f"  {'index':<46} {'setting':<15} {'recall@10':>9} {'median ms':>10} {'IQR ms':>15} {'build s':>8}")
     for name, setting, recall, seconds, built in rows:

@@ -530,8 +530,8 @@ def explorer_controls(cell) -> dict:
 
 
 def predicted_line(controls: dict) -> str:
-    """The picks line retrieval_lab.widgets says the explorer shows for these control values."""
-    from retrieval_lab.widgets import explorer_view
+    """The picks line retrieval_lab.plots.widgets says the explorer shows for these control values."""
+    from retrieval_lab.plots.widgets import explorer_view
 
     view = explorer_view(controls["query"], float(controls["λ"]), int(controls["k"]), int(controls["fetch_k"]))
     return view.mmr_line
@@ -553,7 +553,7 @@ def explorer_settles(cell, lam: str, timeout: float = 60.0) -> tuple[dict, str]:
 
 
 def explorer_follows_the_lambda_slider(page, notebook: Path, index: int, run: Run) -> None:
-    """Move the explorer's λ slider in the browser: it shows the picks retrieval_lab.widgets predicts.
+    """Move the explorer's λ slider in the browser: it shows the picks retrieval_lab.plots.widgets predicts.
 
     Called inside the run of the notebook that shows the explorer, while it is still open with
     its kernel alive, so the notebook is not run a second time for it.

@@ -147,7 +147,7 @@ def test_an_unfinished_prediction_is_not_attempted(attempt):
 
 
 def test_same_ranking_never_agrees_with_a_nan_score():
-    from retrieval_lab.compare import same_ranking
+    from retrieval_lab.evaluation.compare import same_ranking
 
     assert same_ranking([("a", 0.5)], [("a", 0.5)])
     assert not same_ranking([("a", float("nan"))], [("a", 0.5)])

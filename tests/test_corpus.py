@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 from langchain_core.documents import Document
 
-from retrieval_lab import corpus
-from retrieval_lab.embeddings import MiniLM
+from retrieval_lab.data import corpus
+from retrieval_lab.models.embeddings import MiniLM
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -100,7 +100,9 @@ def test_a_sample_of_the_shipped_vectors_equals_minilm_today(chunks):
 
 def test_the_package_ships_the_corpus_files():
     patterns = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]
-    assert "data/*" in patterns["retrieval_lab"]
+    shipped = patterns["retrieval_lab.data"]
+    assert all(any(Path(name).match(p) for p in shipped) for name in (
+        corpus.PYTHON_REFERENCE_FILE, corpus.PYTHON_REFERENCE_VECTORS_FILE, corpus.PYTHON_REFERENCE_VECTORS_ABOUT))
     for name in (
         corpus.PYTHON_REFERENCE_FILE,
         corpus.PYTHON_REFERENCE_VECTORS_FILE,

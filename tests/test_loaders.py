@@ -29,7 +29,7 @@ from langchain_text_splitters import CharacterTextSplitter
 from langchain_text_splitters import RecursiveCharacterTextSplitter as RealRecursiveCharacterTextSplitter
 
 import retrieval_lab.scratch.loaders as scratch_loaders
-from retrieval_lab.compare import outcome, same_outcome
+from retrieval_lab.evaluation.compare import outcome, same_outcome
 from retrieval_lab.scratch import BaseBlobParser, BaseLoader, Blob, BlobLoader
 from retrieval_lab.scratch.document import Document
 

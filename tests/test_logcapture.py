@@ -1,10 +1,10 @@
-"""retrieval_lab.logcapture: a library's warnings printed in order, once each (notebook 03)."""
+"""retrieval_lab.runtime.logcapture: a library's warnings printed in order, once each (notebook 03)."""
 
 from __future__ import annotations
 
 import logging
 
-from retrieval_lab.logcapture import LogLines
+from retrieval_lab.runtime.logcapture import LogLines
 
 
 def test_warnings_are_collected_shown_once_and_not_propagated(capsys):

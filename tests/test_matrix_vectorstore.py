@@ -21,8 +21,8 @@ from hypothesis import strategies as st
 from langchain_core.documents import Document as RealDocument
 from langchain_core.vectorstores import InMemoryVectorStore as RealInMemoryVectorStore
 
-from retrieval_lab.compare import outcome, same_outcome, same_ranking, tie_runs
-from retrieval_lab.embeddings import LookupEmbeddings
+from retrieval_lab.evaluation.compare import outcome, same_outcome, same_ranking, tie_runs
+from retrieval_lab.models.embeddings import LookupEmbeddings
 from retrieval_lab.scratch.document import Document
 from retrieval_lab.scratch.matrix_vectorstore import MatrixVectorStore
 
@@ -470,8 +470,8 @@ def test_load_of_an_empty_file_gives_an_empty_store(tmp_path):
 def test_searches_by_text_and_async_twins_match_the_real_store():
     import asyncio
 
-    from retrieval_lab.corpus import pets_and_code
-    from retrieval_lab.embeddings import BagOfWords
+    from retrieval_lab.data.corpus import pets_and_code
+    from retrieval_lab.models.embeddings import BagOfWords
 
     docs = pets_and_code()
     real = RealInMemoryVectorStore.from_documents(

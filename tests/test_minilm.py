@@ -11,8 +11,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from retrieval_lab import minilm
-from retrieval_lab.embeddings import MiniLM
+from retrieval_lab.models import minilm
+from retrieval_lab.models.embeddings import MiniLM
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -190,7 +190,7 @@ def test_this_environment_has_the_pinned_version(name: str):
 # --------------------------------------------------------------------------- MiniLM's model
 
 def test_the_model_list_is_one_exact_pin_with_its_hash():
-    from retrieval_lab import minilm
+    from retrieval_lab.models import minilm
 
     name, pinned, sha256 = MODEL
     assert name == minilm.MODEL_PACKAGE
@@ -246,7 +246,7 @@ def _run_colab_cell(tmp_path: Path, monkeypatch, code: str) -> list[tuple[list[s
 
 
 def test_the_colab_cell_installs_the_model_as_model_txt_pins_it(tmp_path, monkeypatch):
-    calls = _run_colab_cell(tmp_path, monkeypatch, "from retrieval_lab.embeddings import MiniLM")
+    calls = _run_colab_cell(tmp_path, monkeypatch, "from retrieval_lab.models.embeddings import MiniLM")
     model = [(args, kwargs) for args, kwargs in calls if "--require-hashes" in args]
     assert len(model) == 1, f"one hashed install of the model expected: {calls}"
     args, kwargs = model[0]
@@ -259,7 +259,7 @@ def test_the_colab_cell_installs_the_model_as_model_txt_pins_it(tmp_path, monkey
 
 
 def test_the_colab_cell_of_a_notebook_without_minilm_skips_the_model(tmp_path, monkeypatch):
-    calls = _run_colab_cell(tmp_path, monkeypatch, "from retrieval_lab.embeddings import BagOfWords")
+    calls = _run_colab_cell(tmp_path, monkeypatch, "from retrieval_lab.models.embeddings import BagOfWords")
     assert calls and not any("--require-hashes" in args or MODEL[0] in args for args, _ in calls)
 
 

@@ -10,10 +10,10 @@ from langchain_core.documents import Document
 from langchain_core.runnables import RunnableLambda, RunnableParallel, RunnablePassthrough
 from matplotlib.colors import to_hex
 
-from retrieval_lab.callbacks import RecordingHandler, Timeline, describe, event_names
 from retrieval_lab.plots import bm25_saturation, grouped_bars, run_timeline, runnable_graph
 from retrieval_lab.plots._style import GREYS, OKABE_ITO
 from retrieval_lab.plots.retrievers import score_histograms
+from retrieval_lab.runtime.callbacks import RecordingHandler, Timeline, describe, event_names
 
 
 def boom(_):

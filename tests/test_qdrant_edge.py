@@ -27,13 +27,13 @@ from langchain_core.documents import Document as RealDocument
 from langchain_core.vectorstores import InMemoryVectorStore as RealInMemoryVectorStore
 from langchain_tests.integration_tests import VectorStoreIntegrationTests
 
-from retrieval_lab.corpus import PETS_AND_CODE
-from retrieval_lab.embeddings import BagOfWords, RowEmbeddings
+from retrieval_lab.checks.standard_suite import run_vectorstore_suite, vectorstore_test_names
+from retrieval_lab.data.corpus import PETS_AND_CODE
+from retrieval_lab.models.embeddings import BagOfWords, RowEmbeddings
+from retrieval_lab.runtime.tempdirs import RAM_FOLDER
 from retrieval_lab.scratch import QdrantEdgeVectorStore
 from retrieval_lab.scratch.document import Document
 from retrieval_lab.scratch.qdrant_engine import NAMESPACE, point_id
-from retrieval_lab.standard_suite import run_vectorstore_suite, vectorstore_test_names
-from retrieval_lab.tempdirs import RAM_FOLDER
 
 edge = pytest.importorskip("qdrant_edge")
 ROOT = Path(__file__).resolve().parents[1]
@@ -165,7 +165,7 @@ def test_close_and_garbage_collection_delete_the_temporary_folder():
 
 
 def test_the_memory_folder_is_used_only_when_it_has_a_gigabyte_free(tmp_path):
-    from retrieval_lab.tempdirs import roomy as _roomy
+    from retrieval_lab.runtime.tempdirs import roomy as _roomy
 
     assert not _roomy(str(tmp_path / "missing"))
     free = os.statvfs(tmp_path)
@@ -208,7 +208,7 @@ def test_without_qdrant_edge_the_scratch_package_imports_and_the_store_says_what
     code = (
         "import sys; sys.modules['qdrant_edge'] = None\n"
         "import retrieval_lab.scratch as s\n"
-        "from retrieval_lab.embeddings import BagOfWords\n"
+        "from retrieval_lab.models.embeddings import BagOfWords\n"
         "try:\n"
         "    s.QdrantEdgeVectorStore(BagOfWords())\n"
         "except ImportError as exc:\n"

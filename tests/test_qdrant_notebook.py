@@ -15,7 +15,7 @@ from langchain_core.documents import Document as RealDocument
 from langchain_core.indexing import InMemoryRecordManager as RealInMemoryRecordManager
 from langchain_core.indexing import index as real_index
 
-from retrieval_lab.embeddings import BagOfWords
+from retrieval_lab.models.embeddings import BagOfWords
 
 qdrant_client = pytest.importorskip("qdrant_client")
 langchain_qdrant = pytest.importorskip("langchain_qdrant")

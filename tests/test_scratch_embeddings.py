@@ -23,8 +23,8 @@ from langchain_core.vectorstores import utils as real_utils
 from langchain_core.vectorstores.utils import _cosine_similarity as real_cosine_similarity
 
 import retrieval_lab.scratch.embeddings as scratch_embeddings
-from retrieval_lab.compare import outcome, same_outcome
-from retrieval_lab.embeddings import BagOfWords, words_of
+from retrieval_lab.evaluation.compare import outcome, same_outcome
+from retrieval_lab.models.embeddings import BagOfWords, words_of
 from retrieval_lab.scratch import Embeddings, cosine_similarity
 
 

@@ -37,7 +37,7 @@ from langchain_core.embeddings import Embeddings as RealEmbeddings
 from langchain_core.retrievers import BaseRetriever as RealBaseRetriever
 from pydantic import Field
 
-from retrieval_lab.callbacks import RecordingHandler
+from retrieval_lab.runtime.callbacks import RecordingHandler
 from retrieval_lab.scratch import (
     BaseDocumentCompressor,
     BaseRetriever,

@@ -1,5 +1,5 @@
-"""retrieval_lab.rerank: the sentence vectors, the logistic regression, the folds, the rerankers
-through the real CrossEncoderReranker, and the rows it adds to ``python -m retrieval_lab.evaluate``.
+"""retrieval_lab.evaluation.rerank: the sentence vectors, the logistic regression, the folds, the rerankers
+through the real CrossEncoderReranker, and the rows it adds to ``python -m retrieval_lab.evaluation.evaluate``.
 
 Cheap on purpose: the first stage is built over the shipped passages with a stand-in for MiniLM
 that embeds questions as fixed random vectors, so no model is loaded.
@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from langchain_classic.retrievers.document_compressors import CrossEncoderReranker
 
-from retrieval_lab import evaluate, rerank
+from retrieval_lab.evaluation import evaluate, rerank
 
 QUESTION = "Why do I get UnboundLocalError when I use a variable before assigning it?"
 
@@ -180,14 +180,14 @@ def test_the_rows_are_registered_with_evaluate_and_paired_with_the_first_stage()
 
 
 def test_rows_reach_the_command_when_evaluate_runs_as_main(monkeypatch):
-    """``python -m retrieval_lab.evaluate --with retrieval_lab.rerank``: the command is the
+    """``python -m retrieval_lab.evaluation.evaluate --with retrieval_lab.evaluation.rerank``: the command is the
     module ``__main__``, a second copy of evaluate; the rows must be registered there too."""
     import importlib.machinery
     import sys
     import types
 
     command = types.ModuleType("__main__")
-    command.__spec__ = importlib.machinery.ModuleSpec("retrieval_lab.evaluate", None)
+    command.__spec__ = importlib.machinery.ModuleSpec("retrieval_lab.evaluation.evaluate", None)
     command.EXTRA_RETRIEVERS = {}
     command.register_retriever = lambda name, build, compare_with=(): (
         command.EXTRA_RETRIEVERS.setdefault(name, (build, tuple(compare_with))))

@@ -15,7 +15,7 @@ without it pytest fails every ``async def`` test instead of running it.
   retrievers are fed real Documents: what is tested is the retriever machinery (``invoke``,
   ``ainvoke``, the ``k`` argument), not the Document class.
 
-Then the suite must catch a broken store, and ``retrieval_lab.standard_suite`` (the in-process
+Then the suite must catch a broken store, and ``retrieval_lab.checks.standard_suite`` (the in-process
 runner behind notebook 07's exercise) must agree with pytest.
 """
 
@@ -34,7 +34,13 @@ from langchain_tests.integration_tests import (
     VectorStoreIntegrationTests,
 )
 
-from retrieval_lab.embeddings import BagOfWords
+from retrieval_lab.checks.standard_suite import (
+    check_standard_suite,
+    run_and_report,
+    run_vectorstore_suite,
+    vectorstore_test_names,
+)
+from retrieval_lab.models.embeddings import BagOfWords
 from retrieval_lab.scratch import (
     BaseRetriever,
     InMemoryVectorStore,
@@ -42,12 +48,6 @@ from retrieval_lab.scratch import (
     VectorStoreRetriever,
 )
 from retrieval_lab.scratch.retrievers import bm25_scores, keyword_scores, top_k
-from retrieval_lab.standard_suite import (
-    check_standard_suite,
-    run_and_report,
-    run_vectorstore_suite,
-    vectorstore_test_names,
-)
 
 # ----------------------------------------------------------------------------- vector stores
 

@@ -23,7 +23,7 @@ from langchain_text_splitters import RecursiveCharacterTextSplitter as RealRecur
 from langchain_text_splitters import TextSplitter as RealTextSplitter
 from langchain_text_splitters.character import _split_text_with_regex as real_split_text_with_regex
 
-from retrieval_lab.compare import outcome, same_outcome
+from retrieval_lab.evaluation.compare import outcome, same_outcome
 from retrieval_lab.scratch import (
     BaseDocumentTransformer,
     CharacterTextSplitter,

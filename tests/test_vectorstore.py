@@ -24,8 +24,8 @@ from hypothesis import strategies as st
 from langchain_core.documents import Document as RealDocument
 from langchain_core.vectorstores import VectorStore as RealVectorStore
 
-from retrieval_lab.compare import outcome, same_outcome
-from retrieval_lab.embeddings import BagOfWords
+from retrieval_lab.evaluation.compare import outcome, same_outcome
+from retrieval_lab.models.embeddings import BagOfWords
 from retrieval_lab.scratch import Document, VectorStore
 
 RETRIEVER_MODULE = "retrieval_lab.scratch.vectorstore_retriever"

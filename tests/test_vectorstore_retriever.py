@@ -17,9 +17,9 @@ from langchain_core.runnables import RunnablePassthrough as RealRunnablePassthro
 from langchain_core.vectorstores import InMemoryVectorStore as RealInMemoryVectorStore
 from langchain_core.vectorstores import VectorStoreRetriever as RealVectorStoreRetriever
 
-from retrieval_lab.callbacks import RecordingHandler
-from retrieval_lab.compare import outcome, same_outcome, same_ranking
-from retrieval_lab.embeddings import BagOfWords
+from retrieval_lab.evaluation.compare import outcome, same_outcome, same_ranking
+from retrieval_lab.models.embeddings import BagOfWords
+from retrieval_lab.runtime.callbacks import RecordingHandler
 from retrieval_lab.scratch import BaseRetriever, Document, InMemoryVectorStore, VectorStoreRetriever
 from retrieval_lab.scratch.vectorstore_retriever import RunnableParallel, RunnablePassthrough
 

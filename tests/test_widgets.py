@@ -1,4 +1,4 @@
-"""The MMR explorer's logic (retrieval_lab.widgets): what it computes and what it writes."""
+"""The MMR explorer's logic (retrieval_lab.plots.widgets): what it computes and what it writes."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ from hypothesis import strategies as st
 from langchain_core.documents import Document as RealDocument
 from langchain_core.vectorstores import InMemoryVectorStore as RealStore
 
-from retrieval_lab import widgets
-from retrieval_lab.corpus import CAT_DOG_PLANE
-from retrieval_lab.embeddings import BagOfWords
+from retrieval_lab.data.corpus import CAT_DOG_PLANE
+from retrieval_lab.models.embeddings import BagOfWords
+from retrieval_lab.plots import widgets
 from retrieval_lab.scratch import Document, InMemoryVectorStore
 
 QUERIES = st.lists(st.sampled_from(["cat", "dog", "the"]), min_size=1, max_size=4).map(" ".join)

@@ -3,8 +3,8 @@
     python -m tools.corpus_vectors                   # re-make the vectors of today's passages
     python -m tools.corpus_vectors --snapshot-topics # first re-take the topics (Python 3.11 only)
 
-The vectors: every passage of ``retrieval_lab.corpus.python_reference_chunks()`` embedded with
-``retrieval_lab.embeddings.MiniLM``, written as ``src/retrieval_lab/data/python_reference_minilm.npy``
+The vectors: every passage of ``retrieval_lab.data.corpus.python_reference_chunks()`` embedded with
+``retrieval_lab.models.embeddings.MiniLM``, written as ``src/retrieval_lab/data/python_reference_minilm.npy``
 (float32, (n, 384)), and beside it ``python_reference_minilm.json``, which holds the fingerprint
 of the passages (``corpus.chunks_sha256``): ``corpus.python_reference_vectors()`` refuses a vector
 file whose fingerprint is not today's. Notebooks load these vectors instead of embedding hundreds
@@ -70,8 +70,8 @@ def snapshot_topics(path: Path) -> int:
 
 def make_vectors(batch_size: int = 32) -> dict[str, object]:
     """Embed every passage, write the .npy and its .json; what was done and how long it took."""
-    from retrieval_lab import corpus
-    from retrieval_lab.embeddings import MiniLM
+    from retrieval_lab.data import corpus
+    from retrieval_lab.models.embeddings import MiniLM
 
     chunks = corpus.python_reference_chunks()
     texts = [chunk.page_content for chunk in chunks]
@@ -80,8 +80,8 @@ def make_vectors(batch_size: int = 32) -> dict[str, object]:
     seconds = time.perf_counter() - start
     np.save(DATA / corpus.PYTHON_REFERENCE_VECTORS_FILE, vectors, allow_pickle=False)
     about = {
-        "what": "MiniLM (all-MiniLM-L6-v2, retrieval_lab.minilm) vectors of "
-        "retrieval_lab.corpus.python_reference_chunks(), row i for passage i.",
+        "what": "MiniLM (all-MiniLM-L6-v2, retrieval_lab.models.minilm) vectors of "
+        "retrieval_lab.data.corpus.python_reference_chunks(), row i for passage i.",
         "rows": len(chunks),
         "dim": int(vectors.shape[1]),
         "chunks_sha256": corpus.chunks_sha256(chunks),
@@ -103,7 +103,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--batch-size", type=int, default=32)
     args = parser.parse_args(argv)
     if args.snapshot_topics:
-        from retrieval_lab import corpus
+        from retrieval_lab.data import corpus
 
         count = snapshot_topics(DATA / corpus.PYTHON_REFERENCE_FILE)
         print(f"wrote {count} topics of Python {platform.python_version()}")

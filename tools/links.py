@@ -211,7 +211,7 @@ def _code_cells(notebook: Path) -> list[str]:
 
 
 def _imports_minilm(source: str) -> bool:
-    """Whether a cell imports MiniLM, or ``retrieval_lab.minilm``, or reaches ``x.MiniLM``."""
+    """Whether a cell imports MiniLM, or ``retrieval_lab.models.minilm``, or reaches ``x.MiniLM``."""
     import ast
 
     lines = [ln for ln in source.splitlines() if not ln.lstrip().startswith(("%", "!"))]
@@ -221,9 +221,9 @@ def _imports_minilm(source: str) -> bool:
         return bool(re.search(r"\bMiniLM\b|\bretrieval_lab\.minilm\b", source))
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("retrieval_lab"):
-            if node.module == "retrieval_lab.minilm" or {a.name for a in node.names} & {"MiniLM", "minilm"}:
+            if node.module == "retrieval_lab.models.minilm" or {a.name for a in node.names} & {"MiniLM", "minilm"}:
                 return True
-        elif isinstance(node, ast.Import) and any(a.name.startswith("retrieval_lab.minilm") for a in node.names):
+        elif isinstance(node, ast.Import) and any(a.name.startswith("retrieval_lab.models.minilm") for a in node.names):
             return True
         elif isinstance(node, ast.Attribute) and node.attr == "MiniLM":
             return True

@@ -174,7 +174,7 @@ def planned_exports(notebooks: Iterable[Path] | None = None) -> dict[Path, str]:
         '"""The from-scratch classes of the course, under the names of the classes they rebuild."""',
         "",
         "# Tracebacks into these modules name the notebook cell each function came from.",
-        "from retrieval_lab._cells import install as _install",
+        "from retrieval_lab.runtime.cells import install as _install",
         "",
         "_install(__name__)",
         "",

@@ -51,7 +51,7 @@ def rule() -> ModuleType:
 
 def topics() -> dict[str, str]:
     """Topic id -> the text every span indexes into."""
-    from retrieval_lab import corpus
+    from retrieval_lab.data import corpus
 
     return {doc.id: doc.page_content for doc in corpus.python_reference()}
 

@@ -12,10 +12,10 @@ once. They are shuffled with a fixed seed; the first ``QUERIES`` are the held-ou
 rest the indexed texts, of which the first ``TEXTS`` are embedded. The standard library differs
 between 3.11 and 3.12, so the snapshot is taken once, from 3.11, and shipped.
 
-The vectors (``realvectors_minilm.npz``): each text embedded with ``retrieval_lab.minilm``,
+The vectors (``realvectors_minilm.npz``): each text embedded with ``retrieval_lab.models.minilm``,
 stored as int8 codes with one float32 scale per row (a quarter of float32's bytes; the cosine
 of a decoded vector with the original is above 0.9999), with the texts' sha256 in
-``realvectors_minilm.json`` so that ``retrieval_lab.realvectors`` refuses vectors of other texts.
+``realvectors_minilm.json`` so that ``retrieval_lab.data.realvectors`` refuses vectors of other texts.
 """
 
 from __future__ import annotations
@@ -103,7 +103,7 @@ def take_snapshot() -> dict[str, object]:
     """Read the texts of this Python's standard library; write the shuffled snapshot."""
     if sys.version_info[:2] != SNAPSHOT_PYTHON:
         raise SystemExit("the course's snapshot is Python 3.11's standard library: run with 3.11")
-    from retrieval_lab import minilm
+    from retrieval_lab.models import minilm
 
     lib = Path(sysconfig.get_paths()["stdlib"])
     tokenizer = minilm.load_tokenizer()
@@ -159,7 +159,7 @@ def quantize(vectors: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def embed_all(limit: int | None, batch: int = 1000) -> dict[str, object]:
     """Embed queries then texts in blocks cached under build/ (resumable), write the vectors."""
-    from retrieval_lab import minilm
+    from retrieval_lab.models import minilm
 
     body = json.loads(lzma.decompress(TEXTS_FILE.read_bytes()))
     queries, texts = body["queries"], body["texts"][:limit]
@@ -182,7 +182,7 @@ def embed_all(limit: int | None, batch: int = 1000) -> dict[str, object]:
     codes, scale = quantize(vectors)
     np.savez_compressed(VECTORS_FILE, codes=codes, scale=scale)
     about = {
-        "what": "MiniLM (all-MiniLM-L6-v2, retrieval_lab.minilm) vectors of "
+        "what": "MiniLM (all-MiniLM-L6-v2, retrieval_lab.models.minilm) vectors of "
         "realvectors_texts.json.xz: the queries' rows first, then the texts'; int8 codes "
         "with a float32 scale per row.",
         "queries": len(queries),

@@ -89,7 +89,7 @@ def unique(docs):
             kept.append(doc)
     return kept
 '''),
-    Wrong(2, "cases_swapped_before_the_check", '''from retrieval_lab._answers import nb01 as _nb01
+    Wrong(2, "cases_swapped_before_the_check", '''from retrieval_lab.checks.answers import nb01 as _nb01
 
 try:
     _nb01.unique_cases = lambda *a, **k: []
@@ -100,7 +100,7 @@ except AttributeError:
 def unique(docs):
     return list(docs)
 '''),
-    Wrong(2, "lookup_table_of_the_cases", '''from retrieval_lab._answers import nb01 as _n
+    Wrong(2, "lookup_table_of_the_cases", '''from retrieval_lab.checks.answers import nb01 as _n
 
 _table = {repr(docs): [docs.index(d) for d in _n.kept_by_equality(docs)]
           for (docs,) in _n.unique_cases()}
@@ -115,7 +115,7 @@ def unique(docs):
         kept = [d for d in kept if d != doc] + [doc]
     return kept
 '''),
-    Wrong(2, "calls_the_oracle", '''from retrieval_lab._answers import nb01
+    Wrong(2, "calls_the_oracle", '''from retrieval_lab.checks.answers import nb01
 
 
 def unique(docs):
@@ -123,7 +123,7 @@ def unique(docs):
 '''),
     Wrong(2, "oracle_code_copied_into_a_new_function", '''import types
 
-from retrieval_lab._answers import nb01
+from retrieval_lab.checks.answers import nb01
 
 _kept = types.FunctionType(nb01.kept_by_equality.__code__, nb01.kept_by_equality.__globals__)
 
@@ -133,7 +133,7 @@ def unique(docs):
 '''),
     # Exercise 3 (extend): a copy whose metadata shares nothing with the original.
     Wrong(3, "harness_skipped", STUB, forget=("RealDocument",)),
-    Wrong(3, "a_class_whose_new_calls_the_reference", '''from retrieval_lab._answers import nb01
+    Wrong(3, "a_class_whose_new_calls_the_reference", '''from retrieval_lab.checks.answers import nb01
 
 
 class detached:  # noqa: N801 - called like the function it stands in for

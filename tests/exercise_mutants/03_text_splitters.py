@@ -70,7 +70,7 @@ WRONG = [
 
 from langchain_text_splitters import RecursiveCharacterTextSplitter as _Real
 
-from retrieval_lab._answers import nb03 as _n
+from retrieval_lab.checks.answers import nb03 as _n
 from retrieval_lab.scratch.text_splitters import RecursiveCharacterTextSplitter as _Ours
 
 _table = {}

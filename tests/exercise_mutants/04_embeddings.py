@@ -46,7 +46,7 @@ WRONG = [
     return float(np.degrees(np.arccos(np.clip(cosine, -1.0, 1.0))))
 '''),
     Wrong(2, "calls_the_oracle", '''def angle_degrees(a, b):
-    from retrieval_lab._answers import nb04
+    from retrieval_lab.checks.answers import nb04
     return nb04.angle(a, b)
 '''),
     Wrong(2, "stub_with_setup_skipped", STUB, forget=("np", "cosine_similarity")),
@@ -92,7 +92,7 @@ WRONG = [
     return [(int(i), float(cosines[i])) for i in order]
 '''),
     # Exercise 4 (apply): a distance limit as a cosine limit
-    Wrong(4, "problems_swapped_before_the_check", '''from retrieval_lab._answers import nb04 as _nb04
+    Wrong(4, "problems_swapped_before_the_check", '''from retrieval_lab.checks.answers import nb04 as _nb04
 
 try:
     _nb04.distance_problems = lambda attempt: None
@@ -103,7 +103,7 @@ except AttributeError:
 def cosine_for_distance(d):
     return 1.0 - float(d) / 2.0
 '''),
-    Wrong(4, "lookup_table_of_the_checks_pairs", '''from retrieval_lab._answers import nb04 as _n
+    Wrong(4, "lookup_table_of_the_checks_pairs", '''from retrieval_lab.checks.answers import nb04 as _n
 
 _table = {d: cosine for d, cosine, _ in _n._pairs()}
 

@@ -46,7 +46,7 @@ WRONG = [
         "MASKING", "scores = np.where(mask[:, None, :] == 0, np.float32(-1e9), scores)"),
         forget=("linear",)),
     # Exercise 3 (apply): mutual nearest neighbours
-    Wrong(3, "lookup_table_of_the_cases", '''from retrieval_lab._answers import nb05 as _n
+    Wrong(3, "lookup_table_of_the_cases", '''from retrieval_lab.checks.answers import nb05 as _n
 
 _table = {tuple(texts): _n.store_pairs(texts) for (texts,) in _n.pair_cases()}
 
@@ -76,7 +76,7 @@ def paraphrase_pairs(texts):
     return [(i, int(j)) for i, j in enumerate(nearest) if i < j and nearest[j] == i]
 '''),
     Wrong(3, "calls_the_oracle", '''def paraphrase_pairs(texts):
-    from retrieval_lab._answers import nb05
+    from retrieval_lab.checks.answers import nb05
     return nb05.store_pairs(texts)
 '''),
     Wrong(3, "stub_untouched", STUB),

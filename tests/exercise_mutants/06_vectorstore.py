@@ -37,7 +37,7 @@ WRONG = [
     return 1.0 - similarity
 '''),
     Wrong(2, "calls_the_oracle", '''def similarity_to_relevance(similarity):
-    from retrieval_lab._answers import nb06
+    from retrieval_lab.checks.answers import nb06
     return nb06.relevance(similarity)
 '''),
     # Exercise 3 (apply): the add_texts of a dict store
@@ -50,7 +50,7 @@ WRONG = [
 
 import numpy as np
 
-from retrieval_lab._answers import nb06 as _n
+from retrieval_lab.checks.answers import nb06 as _n
 
 
 def _cosine(q, v):
@@ -73,7 +73,7 @@ _line = QdrantEdgeVectorStore._select_relevance_score_fn(None)
 def similarity_to_relevance(similarity):
     return _line(similarity)
 '''),
-    Wrong(2, "a_class_whose_new_calls_the_oracle", '''from retrieval_lab._answers import nb06
+    Wrong(2, "a_class_whose_new_calls_the_oracle", '''from retrieval_lab.checks.answers import nb06
 
 
 class similarity_to_relevance:  # noqa: N801 - called like the function it stands in for

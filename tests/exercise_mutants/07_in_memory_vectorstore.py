@@ -60,11 +60,11 @@ WRONG = [
 '''),
     Wrong(2, "stub_with_cosine_skipped", STUB, forget=("cosine_similarity",)),
     Wrong(2, "calls_the_oracle", '''def fast_mmr(query_vector, vectors, k, lambda_mult):
-    from retrieval_lab._answers import nb07
+    from retrieval_lab.checks.answers import nb07
     return nb07.mmr(query_vector, vectors, k, lambda_mult)
 '''),
     # Exercise 3 (debug): add_documents wrote its ids on the caller's documents
-    Wrong(2, "lookup_table_of_the_cases", '''from retrieval_lab._answers import nb07 as _n
+    Wrong(2, "lookup_table_of_the_cases", '''from retrieval_lab.checks.answers import nb07 as _n
 
 _table = {repr(case): _n.mmr(*case) for case in _n.mmr_cases()}
 

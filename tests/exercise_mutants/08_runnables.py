@@ -15,7 +15,7 @@ WRONG = [
     return {"steps": 4, "events": 10, "repeated": "ababab", "starts": 3, "errors": 1}
 '''),
     Wrong(1, "computed_by_the_truth", '''def prediction() -> dict:
-    from retrieval_lab._answers import nb08
+    from retrieval_lab.checks.answers import nb08
     return nb08.what_the_chains_do()
 '''),
     # Exercise 2 (debug): the fallback chain's two bugs
@@ -101,7 +101,7 @@ class Fallbacks(Runnable):
         with concurrent.futures.ThreadPoolExecutor(1) as pool:  # a loop of its own
             return pool.submit(asyncio.run, chain.ainvoke(input, **kwargs)).result()
 '''),
-    Wrong(2, "oracle_swapped_before_the_check", '''from retrieval_lab._answers import nb08 as _nb08
+    Wrong(2, "oracle_swapped_before_the_check", '''from retrieval_lab.checks.answers import nb08 as _nb08
 
 try:
     _nb08.fallback_cases = lambda *a, **k: []
@@ -121,7 +121,7 @@ class Fallbacks(Runnable):
         self.runnables = [coerce_to_runnable(r) for r in (primary, *fallbacks)]
 
     def invoke(self, input, config=None, **kwargs):
-        from retrieval_lab._answers import nb08
+        from retrieval_lab.checks.answers import nb08
         return nb08.real_fallbacks("a b", kwargs)[0]
 '''),
     Wrong(2, "stub_with_harness_skipped", STUB, forget=("coerce_to_runnable",)),

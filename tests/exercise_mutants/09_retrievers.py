@@ -75,7 +75,7 @@ WRONG = [
     return [0.0] * len(docs)
 '''),
     Wrong(2, "asks_the_oracle", '''def sqlite_bm25_scores(query, docs):
-    from retrieval_lab._answers import nb09
+    from retrieval_lab.checks.answers import nb09
     return nb09._sqlite_scores([d.page_content for d in docs], query)
 '''),
     Wrong(2, "stub_with_harness_skipped", STUB, forget=("CORPORA", "yours", "same_scores")),
@@ -117,7 +117,7 @@ def sqlite_bm25_scores(query, docs):
             found[row] = score
     return found
 '''),
-    Wrong(2, "oracle_module_patched_before_the_check", '''from retrieval_lab._answers import nb09 as _nb09
+    Wrong(2, "oracle_module_patched_before_the_check", '''from retrieval_lab.checks.answers import nb09 as _nb09
 try:
     _nb09.sqlite_cases = lambda *a, **k: []
 except AttributeError:
@@ -128,7 +128,7 @@ def sqlite_bm25_scores(query, docs):
 '''),
 ]
 WRONG += [
-    Wrong(2, "lookup_table_of_the_cases", '''from retrieval_lab._answers import nb09 as _n
+    Wrong(2, "lookup_table_of_the_cases", '''from retrieval_lab.checks.answers import nb09 as _n
 
 _table = {(q, tuple(_n._corpora()[c])): _n.sqlite_scores(q, c) for q, c in _n.sqlite_cases()}
 

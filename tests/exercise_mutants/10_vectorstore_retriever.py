@@ -57,7 +57,7 @@ WRONG = [
 '''),
     Wrong(2, "asks_the_oracle", '''class ScoredRetriever(VectorStoreRetriever):
     def _get_relevant_documents(self, query, *, run_manager, **kwargs):
-        from retrieval_lab._answers import nb10
+        from retrieval_lab.checks.answers import nb10
         found = nb10.real_scored(self.search_kwargs, query, [kwargs])[0]
         return [Document("", id=i, metadata=m) for i, m in found]
 '''),

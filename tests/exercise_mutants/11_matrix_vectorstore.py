@@ -72,7 +72,7 @@ WRONG = [
     return [doc.id for doc in found]
 '''),
     Wrong(2, "asks_the_oracle", '''def top_ids(matrix, ids, query, k, keep):
-    from retrieval_lab._answers import nb11
+    from retrieval_lab.checks.answers import nb11
     return nb11.real_top_ids(matrix, ids, query, k, keep)
 '''),
     Wrong(2, "lookup_of_the_shown_cases", '''def top_ids(matrix, ids, query, k, keep):
@@ -101,14 +101,14 @@ WRONG = [
     return n * row / (gb_per_s * 1e9) / batch
 '''),
     Wrong(3, "asks_the_oracle", '''def read_ms(n, d, gb_per_s, dtype="float32", batch=1):
-    from retrieval_lab._answers import nb11
+    from retrieval_lab.checks.answers import nb11
     return nb11.numpy_read_ms(n, d, gb_per_s, dtype, batch)
 '''),
 ]
 
 # Found by a blind review: the oracle reached before the check runs.
 WRONG += [
-    Wrong(2, "oracle_table_made_before_the_check", '''from retrieval_lab._answers import nb11 as _nb11
+    Wrong(2, "oracle_table_made_before_the_check", '''from retrieval_lab.checks.answers import nb11 as _nb11
 _table = {}
 for _m, _i, _q, _k, _keep in _nb11.top_ids_cases():
     _table[(_q.tobytes(), _k, tuple(_i), tuple(map(_keep, _i)))] = _nb11.real_top_ids(_m, _i, _q, _k, _keep)
@@ -116,7 +116,7 @@ for _m, _i, _q, _k, _keep in _nb11.top_ids_cases():
 def top_ids(matrix, ids, query, k, keep):
     return _table[(query.tobytes(), k, tuple(ids), tuple(map(keep, ids)))]
 '''),
-    Wrong(3, "oracle_swapped_for_mine_before_the_check", '''from retrieval_lab._answers import nb11 as _nb11
+    Wrong(3, "oracle_swapped_for_mine_before_the_check", '''from retrieval_lab.checks.answers import nb11 as _nb11
 
 def read_ms(n, d, gb_per_s, dtype="float32", batch=1):
     return n * d * 4 / (gb_per_s * 1e9) * 1e3 / batch
@@ -125,7 +125,7 @@ _nb11.numpy_read_ms = read_ms
 '''),
 ]
 WRONG += [
-    Wrong(3, "lookup_table_of_the_cases", '''from retrieval_lab._answers import nb11 as _nb11
+    Wrong(3, "lookup_table_of_the_cases", '''from retrieval_lab.checks.answers import nb11 as _nb11
 _table = {case: _nb11.numpy_read_ms(*case) for case in _nb11.read_ms_cases()}
 
 def read_ms(n, d, gb_per_s, dtype="float32", batch=1):
@@ -136,7 +136,7 @@ def read_ms(n, d, gb_per_s, dtype="float32", batch=1):
 WRONG += [
     Wrong(2, "real_search_rebuilt_from_its_code", '''import types as _types
 from langchain_core.vectorstores import InMemoryVectorStore as _Real
-from retrieval_lab.embeddings import RowEmbeddings as _Rows
+from retrieval_lab.models.embeddings import RowEmbeddings as _Rows
 _code = _Real._similarity_search_with_score_by_vector.__code__
 
 

@@ -119,7 +119,7 @@ WRONG += [
                                      faiss.swig_ptr(scores), faiss.swig_ptr(found))''')),
 ]
 WRONG += [
-    Wrong(2, "lookup_table_of_the_cases", '''from retrieval_lab._answers import nb12 as _n
+    Wrong(2, "lookup_table_of_the_cases", '''from retrieval_lab.checks.answers import nb12 as _n
 
 _table = {(np.asarray(c[0]).tobytes(), c[5] if len(c) == 6 else 10): _n.faiss_at_least(*c)
           for c in _n.at_least_cases()}

@@ -236,7 +236,7 @@ WRONG += [
 ]
 WRONG += [
     Wrong(2, "course_bootstrap_rebuilt_from_its_code", '''import types as _types
-from retrieval_lab import evaluate as _ev
+from retrieval_lab.evaluation import evaluate as _ev
 _codes = {f.__name__: f.__code__ for f in (_ev.bootstrap_interval, _ev._resampled_means)}
 
 

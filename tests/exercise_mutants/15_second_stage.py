@@ -28,7 +28,7 @@ WRONG = [
             "empty": ["error"]}
 '''),
     Wrong(1, "computed_by_the_truth", '''def prediction() -> dict:
-    from retrieval_lab._answers import nb15
+    from retrieval_lab.checks.answers import nb15
     return nb15.what_the_reranker_returns()
 '''),
     # Exercise 2 (debug): the hand-written gradient's three bugs
@@ -60,10 +60,10 @@ WRONG = [
     return rerank.log_loss_gradient(w, x, y, l2)
 '''),
     Wrong(2, "calls_the_oracle", '''def fixed_loss_and_gradient(w, x, y, l2):
-    from retrieval_lab._answers import nb15
+    from retrieval_lab.checks.answers import nb15
     return nb15.reference_gradient(w, x, y, l2)
 '''),
-    Wrong(2, "lookup_table_of_the_cases", '''from retrieval_lab._answers import nb15 as _n
+    Wrong(2, "lookup_table_of_the_cases", '''from retrieval_lab.checks.answers import nb15 as _n
 
 _table = {repr(np.asarray(c[0]).tolist()): _n.reference_gradient(*c)
           for c in _n.gradient_cases()}

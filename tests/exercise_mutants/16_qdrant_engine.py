@@ -14,7 +14,7 @@ WRONG = [
     return {"a": True, "b": True, "c": False, "d": False}
 '''),
     Wrong(1, "computed_by_the_truth", '''def exact_searches() -> dict[str, bool]:
-    from retrieval_lab._answers import nb16
+    from retrieval_lab.checks.answers import nb16
     return nb16.exact_searches_truth()
 '''),
     Wrong(1, "untouched_stub", STUB),
@@ -37,11 +37,11 @@ WRONG = [
 '''),
     Wrong(2, "counted_from_the_corpus_not_the_store", '''def count_by(store, key):
     from collections import Counter
-    from retrieval_lab.corpus import python_reference_chunks
+    from retrieval_lab.data.corpus import python_reference_chunks
     return dict(Counter(d.metadata[key] for d in python_reference_chunks()))
 '''),
     Wrong(2, "calls_a_new_copy_of_the_checks_oracle", '''def count_by(store, key):
-    from retrieval_lab._answers import nb16
+    from retrieval_lab.checks.answers import nb16
     return nb16.count_trial()["oracle"](store, key)
 '''),
     Wrong(2, "untouched_stub_harness_skipped", STUB, forget=("edge",)),

@@ -22,7 +22,7 @@ WRONG = [
     return {"A": False, "B": False, "C": False, "D": False, "E": False}
 '''),
     Wrong(1, "computed_by_the_truth", '''def index_answers() -> dict[str, bool]:
-    from retrieval_lab._answers import nb17
+    from retrieval_lab.checks.answers import nb17
     return nb17.index_plans_truth()
 '''),
     # Exercise 2 (apply): the SQL of a filtered search
@@ -62,7 +62,7 @@ WRONG = [
     return [passages[i].id for i in order[:k]]
 '''),
     Wrong(2, "calls_the_checks_oracle", '''def nearest_in_topics(vector, topics, k):
-    from retrieval_lab._answers import nb17
+    from retrieval_lab.checks.answers import nb17
     return nb17.nearest_oracle(vector, topics, k)[0]
 '''),
     Wrong(2, "dummy_sql_then_numpy", '''def nearest_in_topics(vector, topics, k):

@@ -9,7 +9,7 @@ import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
-from retrieval_lab.plots._style import COLORS, GREYS, OKABE_ITO
+from retrieval_lab.plots._style import COLORS, GREYS, OKABE_ITO, SERIES
 from retrieval_lab.plots.scaling import finish_recall_axes
 
 #: How an outcome looks: colour and marker differ together, so the grid reads without colour.
@@ -126,7 +126,6 @@ def recall_latency_spread(
     middle half of the queries), so two settings whose bars overlap are not told apart by speed.
     ``exact`` (times of exact search) is a dotted vertical line at its median, its range shaded.
     """
-    from retrieval_lab.plots._style import SERIES
 
     if len(curves) > len(SERIES):
         raise ValueError(f"recall_latency_spread: at most {len(SERIES)} curves fit one picture.")

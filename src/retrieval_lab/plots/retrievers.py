@@ -30,7 +30,7 @@ def run_timeline(
 ) -> Figure:
     """One bar per run, from the step of its start event to the step of its end (or error) event.
 
-    ``events`` are recorded callbacks in order (``retrieval_lab.callbacks.Event``, or anything with
+    ``events`` are recorded callbacks in order (``retrieval_lab.runtime.callbacks.Event``, or anything with
     ``event``, ``kind``, ``name``, ``run`` and ``parent``). The labels sit in a panel of their own,
     left-aligned and moved right one step per level of nesting, so a sequence's steps read as an
     outline under the sequence (right-aligned labels would hide the indent). A run that ended in an

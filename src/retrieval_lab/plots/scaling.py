@@ -51,7 +51,7 @@ def latency_vs_n(
     if (d is None) != (bandwidth_gb_s is None):
         raise ValueError(
             "latency_vs_n: the memory read time needs both d (floats per vector) and bandwidth_gb_s "
-            "(e.g. retrieval_lab.measure.memory_bandwidth()); give both or neither."
+            "(e.g. retrieval_lab.evaluation.measure.memory_bandwidth()); give both or neither."
         )
     if d is not None and (isinstance(d, bool) or not isinstance(d, int) or d < 1):
         raise ValueError(

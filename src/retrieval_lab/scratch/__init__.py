@@ -2,7 +2,7 @@
 """The from-scratch classes of the course, under the names of the classes they rebuild."""
 
 # Tracebacks into these modules name the notebook cell each function came from.
-from retrieval_lab._cells import install as _install
+from retrieval_lab.runtime.cells import install as _install
 
 _install(__name__)
 

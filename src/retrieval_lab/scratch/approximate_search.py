@@ -8,7 +8,7 @@ import math
 
 import numpy as np
 
-from retrieval_lab.oop import add_to_class
+from retrieval_lab.runtime.oop import add_to_class
 
 
 class HNSW:

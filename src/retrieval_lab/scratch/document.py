@@ -106,7 +106,7 @@ Document.__str__ = _document_str
 
 
 # %% notebooks/01_document.ipynb, cell 21
-from retrieval_lab.oop import add_to_class
+from retrieval_lab.runtime.oop import add_to_class
 
 _FIELDS = ("page_content", "metadata", "id", "type")
 

@@ -34,8 +34,8 @@ _T = TypeVar("_T")
 
 
 # Runs the sync twin in a worker thread, as langchain-core does: written once for
-# the course, in retrieval_lab.concurrency (context copied, StopIteration wrapped).
-from retrieval_lab.concurrency import in_thread as _in_thread
+# the course (retrieval_lab.runtime.concurrency): context copied, StopIteration wrapped.
+from retrieval_lab.runtime.concurrency import in_thread as _in_thread
 
 
 async def _aembed_documents(self: Embeddings, texts: list[str]) -> list[list[float]]:

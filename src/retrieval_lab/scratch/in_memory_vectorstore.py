@@ -48,7 +48,7 @@ def maximal_marginal_relevance(
 
 
 # %% notebooks/07_in_memory_vectorstore.ipynb, cell 14
-from retrieval_lab.oop import add_to_class
+from retrieval_lab.runtime.oop import add_to_class
 
 
 class InMemoryVectorStore(VectorStore):
@@ -256,7 +256,7 @@ def from_texts(
 
 # %% notebooks/07_in_memory_vectorstore.ipynb, cell 31
 # async twins that await the model's own async methods (a course helper)
-from retrieval_lab.in_memory_async import AWAITING_TWINS
+from retrieval_lab.runtime.in_memory_async import AWAITING_TWINS
 
 for _twin in AWAITING_TWINS:
     add_to_class(InMemoryVectorStore)(_twin)

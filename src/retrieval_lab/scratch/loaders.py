@@ -49,8 +49,8 @@ _T = TypeVar("_T")
 
 
 # Runs the sync twin in a worker thread, as langchain-core does: written once for
-# the course, in retrieval_lab.concurrency (context copied, StopIteration wrapped).
-from retrieval_lab.concurrency import in_thread as _in_thread
+# the course (retrieval_lab.runtime.concurrency): context copied, StopIteration wrapped.
+from retrieval_lab.runtime.concurrency import in_thread as _in_thread
 
 
 # %% notebooks/02_loaders.ipynb, cell 24
@@ -119,7 +119,7 @@ BaseLoader.load_and_split = _load_and_split
 
 
 # %% notebooks/02_loaders.ipynb, cell 74
-from retrieval_lab.oop import add_to_class
+from retrieval_lab.runtime.oop import add_to_class
 
 PathLike = str | PurePath
 

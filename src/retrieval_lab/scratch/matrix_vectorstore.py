@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from retrieval_lab.oop import add_to_class
+from retrieval_lab.runtime.oop import add_to_class
 from retrieval_lab.scratch.document import Document
 from retrieval_lab.scratch.embeddings import Embeddings
 from retrieval_lab.scratch.in_memory_vectorstore import InMemoryVectorStore

@@ -11,11 +11,11 @@ from typing import Any
 
 import numpy as np
 
-from retrieval_lab.oop import add_to_class
+from retrieval_lab.runtime.oop import add_to_class
+from retrieval_lab.runtime.tempdirs import process_folder
 from retrieval_lab.scratch.document import Document
 from retrieval_lab.scratch.embeddings import Embeddings
 from retrieval_lab.scratch.vectorstore import VectorStore
-from retrieval_lab.tempdirs import process_folder
 
 try:  # Qdrant's engine in this process: pip install qdrant-edge-py==0.9.0
     import qdrant_edge as edge

@@ -11,7 +11,7 @@ from abc import abstractmethod
 from collections.abc import Sequence
 from typing import Any
 
-from retrieval_lab.oop import add_to_class
+from retrieval_lab.runtime.oop import add_to_class
 from retrieval_lab.scratch.document import Document
 from retrieval_lab.scratch.runnables import (
     CallbackManager,

@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from retrieval_lab.oop import add_to_class
+from retrieval_lab.runtime.oop import add_to_class
 from retrieval_lab.scratch.document import Document
 
 RunnableConfig = dict[str, Any]

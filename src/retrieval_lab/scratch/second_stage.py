@@ -9,8 +9,8 @@ from typing import Any
 
 import numpy as np
 
-from retrieval_lab.concurrency import in_thread
-from retrieval_lab.oop import add_to_class
+from retrieval_lab.runtime.concurrency import in_thread
+from retrieval_lab.runtime.oop import add_to_class
 from retrieval_lab.scratch.document import Document
 from retrieval_lab.scratch.retrievers import BaseRetriever
 from retrieval_lab.scratch.runnables import CallbackManager, RunManager, ensure_config

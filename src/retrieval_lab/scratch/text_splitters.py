@@ -11,7 +11,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Literal
 
-from retrieval_lab.oop import add_to_class
+from retrieval_lab.runtime.oop import add_to_class
 from retrieval_lab.scratch.document import Document
 
 #: Where an over-long chunk is reported (the real: "langchain_text_splitters.base").

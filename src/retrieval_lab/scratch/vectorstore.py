@@ -22,7 +22,7 @@ logger.addHandler(logging.NullHandler())  # a library logs; the application prin
 
 
 # %% notebooks/06_vectorstore.ipynb, cell 7
-from retrieval_lab.oop import add_to_class
+from retrieval_lab.runtime.oop import add_to_class
 
 
 # %% notebooks/06_vectorstore.ipynb, cell 8
@@ -153,7 +153,7 @@ def embeddings(self) -> Embeddings | None:
 
 # %% notebooks/06_vectorstore.ipynb, cell 15
 # what only a backend can do: declared here, raising until a backend overrides it
-from retrieval_lab.vectorstore_declared import DECLARED
+from retrieval_lab.runtime.vectorstore_declared import DECLARED
 
 for _member in DECLARED:
     add_to_class(VectorStore)(_member)
@@ -288,8 +288,8 @@ def as_retriever(self, **kwargs: Any) -> Any:
 
 # %% notebooks/06_vectorstore.ipynb, cell 73
 # The eight twins that only run their sync twin in a worker thread (a course helper)
-from retrieval_lab.concurrency import in_thread as _in_thread
-from retrieval_lab.vectorstore_async import THREADED_TWINS
+from retrieval_lab.runtime.concurrency import in_thread as _in_thread
+from retrieval_lab.runtime.vectorstore_async import THREADED_TWINS
 
 for _twin in THREADED_TWINS:
     add_to_class(VectorStore)(_twin)

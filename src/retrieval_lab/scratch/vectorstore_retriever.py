@@ -5,7 +5,7 @@
 # %% notebooks/10_vectorstore_retriever.ipynb, cell 5
 from typing import Any, ClassVar
 
-from retrieval_lab.oop import add_to_class
+from retrieval_lab.runtime.oop import add_to_class
 from retrieval_lab.scratch.document import Document
 from retrieval_lab.scratch.retrievers import BaseRetriever
 from retrieval_lab.scratch.runnables import (

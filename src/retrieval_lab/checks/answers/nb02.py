@@ -1,0 +1,218 @@
+"""Notebook 02's exercise checks: files read by a lazy loader, a lazy line reader, lazy splitting."""
+
+from __future__ import annotations
+
+import io
+import random
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+from retrieval_lab.checks import Refused, code_sharers, frozen, refusing
+from retrieval_lab.data.corpus import course_data
+from retrieval_lab.scratch.document import Document
+
+
+def _consumed(targets: tuple, make: Callable[[], Any], sharers: dict | None = None) -> Any:
+    """``make()`` run with ``targets`` refusing: a generator's body runs only as it is
+    consumed, so the consuming happens inside ``make``, within the block. ``sharers``:
+    ``code_sharers(targets)``, found once for many calls."""
+    with refusing(*targets, sharers=sharers) as called:
+        value = make()
+    if called:
+        raise Refused(called[0])
+    return value
+
+
+def _notebook_function(name: str) -> Any:
+    """The notebook's own function of that name, when its cell ran."""
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return None
+    shell = get_ipython()
+    value = shell.user_ns.get(name) if shell is not None else None
+    return value if callable(value) else None
+
+
+def _text_files() -> list[Path]:
+    data = course_data()
+    return sorted(data.glob("*.md")) + sorted(data.glob("*.txt"))
+
+
+def _counting_loader_class() -> type:
+    """The notebook's RealTextFileLoader: one real Document per file, counting the reads."""
+    from langchain_core.document_loaders import BaseLoader
+    from langchain_core.documents import Document
+
+    class CountingLoader(BaseLoader):
+        def __init__(self, paths: list[Path]) -> None:
+            self.paths = [Path(p) for p in paths]
+            self.files_read = 0
+
+        def lazy_load(self) -> Iterator[Any]:
+            for path in self.paths:
+                text = path.read_text(encoding="utf-8")
+                self.files_read += 1
+                yield Document(text, metadata={"source": path.as_posix()})
+
+    return CountingLoader
+
+
+# ----------------------------------------------------------------- Exercise 1: predict
+
+_LINES: dict[str, Callable[[Any], Any]] = {
+    "A": lambda loader: loader.lazy_load(),
+    "B": lambda loader: next(iter(loader.load())),
+    "C": lambda loader: next(
+        doc for doc in loader.lazy_load() if doc.metadata["source"].endswith(".txt")
+    ),
+    "D": lambda loader: list(zip(loader.lazy_load(), "ab", strict=False)),
+    "E": lambda loader: list(zip("ab", loader.lazy_load(), strict=False)),
+}
+
+
+def files_read() -> dict[str, int]:
+    """Run each line on a fresh loader over the four text files; count the files it read."""
+    loader_class, paths = _counting_loader_class(), _text_files()
+    counts = {}
+    for line, run in _LINES.items():
+        loader = loader_class(paths)
+        run(loader)
+        counts[line] = loader.files_read
+    return counts
+
+
+# ----------------------------------------------------------------- Exercise 2: debug
+
+
+def log_lines(stream: Any, source: str) -> Iterator[Any]:
+    """The colleague's generator: right Documents, but it reads the whole stream first."""
+
+    lines = stream.read().splitlines()
+    for number, line in enumerate(lines, start=1):
+        if line.strip():
+            yield Document(line, metadata={"source": source, "line": number})
+
+
+def _CountingStream(text: str) -> Any:  # noqa: N802 - it makes a stream, like a class
+    """A text stream that counts the characters it hands out, however they are asked for.
+
+    Its text lives in a closure, not in an attribute or a base class, so no route around the
+    counting (``io.StringIO.getvalue(stream)``, ``super()``, a private attribute) reaches it.
+    """
+    inner, count = io.StringIO(text), [0]
+
+    def counted(part: str) -> str:
+        count[0] += len(part)
+        return part
+
+    class CountingStream(io.TextIOBase):
+        def readable(self) -> bool:
+            return True
+
+        def read(self, size: int | None = -1) -> str:
+            return counted(inner.read(-1 if size is None else size))
+
+        def readline(self, size: int | None = -1) -> str:  # also what iteration calls
+            return counted(inner.readline(-1 if size is None else size))
+
+        @property
+        def chars_read(self) -> int:
+            return count[0]
+
+    return CountingStream()
+
+
+#: Every line boundary str.splitlines knows, and the blanks it may leave.
+_BOUNDARIES = ["\n", "\r\n", "\r", "\f", "\v", "\x1c", "\x1d", "\x1e", "\x85", "\u2028",
+               "\u2029"]
+_WORDS = ["GET /", "POST /cats", " b ", "a", "  ", "\t", "ok", "x y"]
+
+
+def _streams(seed: int = 2, count: int = 40) -> list[str]:
+    fixed = ["one\n\ntwo\n", "  \nlast line, no newline", "", "a\n \n\n b \nc\n",
+             "GET /\r\nGET /cats\r\n", "page 1\fpage 2\n", "first\u2028second\nthird",
+             "old\rmac\rlines", "\r\n\r\n", "tab\there\n\x85next\n"]
+    rng = random.Random(seed)
+    drawn = [
+        "".join(rng.choice(_WORDS) + rng.choice(_BOUNDARIES) for _ in range(rng.randint(1, 6)))
+        + rng.choice(["", "tail"])
+        for _ in range(count)
+    ]
+    return fixed + drawn
+
+
+def _fields(documents: Any) -> list[tuple[str, dict]]:
+    return [(d.page_content, d.metadata) for d in documents]
+
+
+def log_readers() -> tuple:
+    """What the exercise asks to rewrite: log_lines (this module's, and the notebook's)."""
+    shown = _notebook_function("log_lines")
+    return (log_lines,) if shown is None else (log_lines, shown)
+
+
+def line_problems(make: Callable[..., Any]) -> str | None:
+    """The same Documents as log_lines on every stream, reading one line per Document."""
+    targets = log_readers()
+    sharers = code_sharers(targets)
+    for text in _streams():
+        got = _consumed(targets, lambda text=text: _fields(make(_CountingStream(text), "log.txt")),
+                        sharers)
+        if got != _fields(log_lines(io.StringIO(text), "log.txt")):
+            return f"on the stream {text!r} you gave {got}, not log_lines's Documents"
+    for ending in ("\n", "\r\n"):
+        text = "".join(f"request {n} served{ending}" for n in range(10_000))
+        log = _CountingStream(text)
+        _consumed(targets, lambda log=log: next(iter(make(log, "big.log"))), sharers)
+        if log.chars_read > 2 * len(f"request 0 served{ending}"):
+            return (
+                f"asked for one Document, it read {log.chars_read:,} of the stream's "
+                f"{len(text):,} characters"
+            )
+    return None
+
+
+# ----------------------------------------------------------------- Exercise 3: extend
+
+
+def reference_split(loader: Any, text_splitter: Any) -> list[Any]:
+    return text_splitter.split_documents(loader.load())
+
+
+def splitting_problems(split: Callable[..., Any]) -> str | None:
+    """The chunks load_and_split gives, in order, and the first one for one file read."""
+    from langchain_text_splitters import CharacterTextSplitter, RecursiveCharacterTextSplitter
+
+    loader_class, paths = _counting_loader_class(), _text_files()
+    data = course_data()
+    chunkers = [
+        CharacterTextSplitter(separator="\n", chunk_size=60, chunk_overlap=0),
+        RecursiveCharacterTextSplitter(chunk_size=45, chunk_overlap=15, add_start_index=True),
+    ]
+    targets = loader_methods()
+    sharers = code_sharers(targets)
+    for chunker in chunkers:
+        for files in (paths, [data / "dogs.txt", data / "cats.txt"], [], paths[::-1]):
+            wanted = _fields(loader_class(files).load_and_split(chunker))
+            got = _consumed(targets, lambda f=files, c=chunker: _fields(
+                split(loader_class(f), c)), sharers)
+            if got != wanted:
+                return f"on {len(files)} files the chunks differ from load_and_split's"
+    huge = loader_class(sorted(data.glob("*.txt")) * 5_000)
+    _consumed(targets, lambda: next(iter(split(huge, chunkers[0]))), sharers)
+    if huge.files_read > 1:
+        return f"the first chunk cost {huge.files_read:,} file reads; one holds it"
+    return None
+
+
+def loader_methods() -> tuple:
+    """The real methods the exercise mirrors: load_and_split (and load, which reads all)."""
+    from langchain_core.document_loaders import BaseLoader
+
+    return (BaseLoader.load_and_split, reference_split)
+
+
+
+frozen(__name__)  # a cell before the check cannot swap the oracle or the cases

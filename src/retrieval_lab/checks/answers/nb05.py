@@ -1,0 +1,134 @@
+"""Notebook 05's exercise checks: MiniLM's picks, the course's attention, a real store's pairs."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+
+from retrieval_lab.checks import frozen
+from retrieval_lab.checks.answers.nb04 import notebook_names
+from retrieval_lab.models import minilm
+from retrieval_lab.models.embeddings import MiniLM
+
+# ----------------------------------------------------------------- Exercise 1: predict
+
+ROUNDS = (
+    ("The python swallowed a rabbit.", ("Python raised an exception.",
+     "A big snake ate a bunny.", "The rabbit swallowed a python.")),
+    ("My flight was cancelled.", ("The airline called off our plane trip.",
+     "My flight was delayed.", "My order was cancelled.")),
+    ("Cheap flights to Paris", ("Low-cost airfare to France's capital",
+     "Cheap hotels in Paris", "Expensive flights to Paris")),
+    ("The kernel died.", ("The corn kernel popped.", "My notebook crashed.",
+     "The Python process stopped.")),
+)
+
+
+def what_minilm_picks() -> dict[int, str]:
+    """Each round's closest candidate, as MiniLM ranks them."""
+
+    model, picks = MiniLM(), {}
+    for n, (query, candidates) in enumerate(ROUNDS, start=1):
+        q, *cands = np.array(model.embed_documents([query, *candidates]))
+        picks[n] = "abc"[int(np.argmax(np.array(cands) @ q))]
+    return picks
+
+
+# ----------------------------------------------------------------- Exercise 2: the mask
+
+_BATCHES = (
+    ["A cat."],
+    ["A cat.", "The cat sat on the mat because it was tired."],
+    ["Fix the failing unit test.", "ok", "", "Feed the hamster daily."],
+)
+_POOL = (
+    "Dogs bark.", "The stack trace points to line 12.", "Tea?", "I drink green tea every morning.",
+    "Rename the variable before you commit the change to the repository.", "Hi", "A kitten naps.",
+    "Bake the apple pie for an hour, then let it cool on the windowsill.", "Python raised.",
+)
+
+
+def attention_cases() -> list[tuple[list[str], int]]:
+    """(texts, layer): batches that need padding (and one that does not), drawn here."""
+    cases = [(list(texts), layer) for texts in _BATCHES for layer in (0, 5)]
+    rng = np.random.default_rng(505)
+    for _ in range(4):
+        size = int(rng.integers(2, 5))
+        texts = [str(t) for t in rng.choice(_POOL, size=size, replace=False)]
+        cases.append((texts, int(rng.integers(0, 6))))
+    return cases
+
+
+def attention_refused() -> list:
+    """The attention the notebook shows, and the course's: the learner mends, never calls."""
+
+    shown = notebook_names("self_attention", "attention_weights")
+    return [minilm.self_attention, minilm.attention_weights, minilm.encoder_layer, *shown]
+
+
+def attention_problems(attend) -> str | None:
+    """The attempt against minilm.self_attention on every real piece of every case."""
+
+    w = minilm.load_weights()
+    for texts, layer in attention_cases():
+        batch = minilm.tokenize(texts)
+        x = minilm.embed_tokens(batch.ids, w)
+        for earlier in range(layer):  # the layer's real input: scores grow large in later layers
+            x = minilm.encoder_layer(x, batch.mask, w, earlier)
+        want = minilm.self_attention(x, batch.mask, w, layer)
+        got = np.asarray(attend(x.copy(), batch.mask.copy(), layer))
+        real_rows = batch.mask[:, :, None] > 0  # nothing reads a padding row
+        where = f"on {texts}, layer {layer}"
+        if got.shape != want.shape:
+            return f"{where}: shape {got.shape}, not {want.shape}"
+        if not np.isfinite(np.where(real_rows, got, 0)).all():
+            return f"{where}: NaN or inf, which the next layer would spread"
+        gap = float(np.abs(np.where(real_rows, got - want, 0)).max())
+        if gap > 1e-5:
+            return f"{where}: real pieces off by up to {gap:.2f}"
+    return None
+
+
+# ----------------------------------------------------------------- Exercise 3: the pairs
+
+_SIX = (
+    "The kitten sleeps on the sofa.", "A young cat naps upon a couch.", "The meal was delicious.",
+    "We enjoyed a tasty dinner.", "The kernel is busy.", "The corn kernel popped.",
+)
+_PAIR_POOL = (
+    "My cat sleeps all afternoon.", "The puppy chewed my shoes.", "Our parrot repeats every word.",
+    "The kernel died while running the cell.", "Fix the failing unit test.",
+    "This soup needs more salt.", "Fresh bread smells wonderful.", "The pasta was overcooked.",
+    "A dog gnawed on my sneakers.", "The notebook's kernel crashed mid-run.",
+    "The broth wants a pinch more salt.", "A parakeet copies what we say.",
+    "The stock market fell sharply.", "Shares dropped a lot today.", "Crash log", "A puppy.",
+)
+
+
+def store_pairs(texts: list[str]) -> list[tuple[int, int]]:
+    """Each text's nearest other text, as a real store with MiniLM finds it; the mutual ones."""
+    from langchain_core.vectorstores import InMemoryVectorStore
+
+
+    store = InMemoryVectorStore(MiniLM())
+    store.add_texts(texts, ids=[str(i) for i in range(len(texts))])
+    nearest = {}
+    for i, text in enumerate(texts):
+        hits = store.similarity_search(text, k=2)  # itself, then its nearest
+        nearest[i] = next(int(d.id) for d in hits if d.id != str(i))
+    return sorted((i, j) for i, j in nearest.items() if i < j and nearest[j] == i)
+
+
+def pair_cases(fresh: bool = True) -> list[tuple[list[str]]]:
+    """The notebook's six sentences, then lists drawn here from texts the learner never sees."""
+    cases = [(list(_SIX),), (["A cat.", "A kitten.", "A stack trace.", "A puppy.", "Crash log"],)]
+    # a seed drawn anew at each check: no table made with the oracle beforehand holds them
+    rng = np.random.default_rng(random.SystemRandom().randrange(2**32) if fresh else 5005)
+    for size in (2, 7, 9):
+        cases.append(([str(t) for t in rng.choice(_PAIR_POOL, size=size, replace=False)],))
+    return cases
+
+
+
+frozen(__name__)  # a cell before the check cannot swap the oracle or the cases

@@ -1,0 +1,178 @@
+"""Notebook 07's exercise checks: the real store, the real MMR, the standard suite and more."""
+
+from __future__ import annotations
+
+import random
+import uuid
+from typing import Any
+
+import numpy as np
+
+from retrieval_lab.checks import (
+    Refused,
+    frozen,
+    refusing,
+)
+from retrieval_lab.checks.answers.nb04 import notebook_names
+from retrieval_lab.checks.standard_suite import run_vectorstore_suite, suite_report, vectorstore_test_names
+from retrieval_lab.data.corpus import CAT_DOG_PLANE
+from retrieval_lab.models.embeddings import BagOfWords
+from retrieval_lab.scratch import Document, InMemoryVectorStore, in_memory_vectorstore
+
+# ----------------------------------------------------------------- Exercise 1: predict
+
+
+def what_the_store_does() -> dict[str, Any]:
+    """The five things the exercise asks about, on a fresh real store of the cat/dog plane."""
+    from langchain_core.documents import Document
+    from langchain_core.vectorstores import InMemoryVectorStore
+
+
+    store = InMemoryVectorStore(BagOfWords(["cat", "dog"]))
+    store.add_documents([Document(text, id=i) for i, text in CAT_DOG_PLANE])
+    found = {
+        "filtered": store.similarity_search("cat", k=4, filter=lambda d: d.id >= "c4"),
+        "sliced": store.similarity_search("dog", k=-2),
+        "short": store.max_marginal_relevance_search("cat", k=4, fetch_k=3),
+    }
+    second = store.max_marginal_relevance_search("cat", k=2, lambda_mult=0)[1].id
+    store.add_documents([Document("dog", id="c1"), Document("cat")])
+    counts = {name: len(docs) for name, docs in found.items()}
+    return counts | {"second": second, "stored": len(store.store)}
+
+
+# ----------------------------------------------------------------- Exercise 2: MMR
+
+
+def mmr(query_vector, vectors, k, lambda_mult) -> list[int]:
+    """The real ``maximal_marginal_relevance``'s picks."""
+    from langchain_core.vectorstores.utils import maximal_marginal_relevance
+
+    return maximal_marginal_relevance(
+        np.array(query_vector), vectors, lambda_mult=lambda_mult, k=k
+    )
+
+
+def mmr_cases(fresh: bool = True) -> list[tuple[list[float], list[list[float]], int, float]]:
+    """The plane (with its tie), and random corpora drawn here, where the third and later
+    picks depend on every document picked so far."""
+    plane = [[2.0, 1.0], [0.0, 1.0], [3.0, 1.0], [1.0, 3.0], [3.0, 1.0], [1.0, 1.0]]
+    cases = [
+        ([1.0, 0.0], plane, 2, 0.25),
+        ([1.0, 0.0], plane, 3, 0.25),
+        ([1.0, 1.0], plane, 4, 0.3),
+        ([0.0, 1.0], plane, 6, 0.1),
+        ([1.0, 0.0], plane, 9, 1.0),
+        ([2.0, 1.0, 0.5], [[1.0, 0.5, 0.0], [0.0, 1.0, 1.0], [1.0, 0.4, 0.1], [0.2, 0.1, 1.0]],
+         4, 0.5),
+    ]
+    # a seed drawn anew at each check: no table made with the oracle beforehand holds them
+    rng = np.random.default_rng(random.SystemRandom().randrange(2**32) if fresh else 707)
+    for _ in range(10):
+        size, count = int(rng.integers(2, 6)), int(rng.integers(4, 10))
+        vectors = rng.normal(size=(count, size)).round(3).tolist()
+        query = rng.normal(size=size).round(3).tolist()
+        k = int(rng.integers(3, count + 2))
+        cases.append((query, vectors, k, float(rng.choice([0.0, 0.2, 0.4, 0.5, 0.7]))))
+    return cases
+
+
+def mmr_refused() -> list:
+    """The oracle, the real function and the notebook's and the course's own MMR."""
+    from langchain_core.vectorstores.utils import maximal_marginal_relevance
+
+
+    return [mmr, maximal_marginal_relevance, in_memory_vectorstore.maximal_marginal_relevance,
+            *notebook_names("maximal_marginal_relevance", "mmr_trace")]
+
+
+# ----------------------------------------------------------------- Exercise 3: add_documents
+
+
+def _own_add_documents(store_class: type) -> str | None:
+    if not isinstance(store_class, type):
+        return f"expected a store class, got {type(store_class).__name__}"
+    if "add_documents" not in vars(store_class):
+        return (f"{store_class.__name__} has no add_documents of its own: the exercise is to mend "
+                "the one it wrote")
+    return None
+
+
+def _add_problems(store_class: type) -> str | None:
+    """What the debug is about, called directly: ids chosen as before, documents untouched."""
+
+    rng = np.random.default_rng(77)
+    for n in range(6):
+        count = int(rng.integers(1, 5))
+        docs = [Document(f"cat {'dog ' * i}", metadata={"n": i},
+                         id=None if rng.random() < 0.5 else f"own-{n}-{i}") for i in range(count)]
+        ids = [f"given-{n}-{i}" for i in range(count)] if n % 3 == 1 else None
+        before = [(d.id, d.page_content, dict(d.metadata)) for d in docs]
+        store = store_class(BagOfWords())
+        call = f"add_documents({[(d.page_content, d.id) for d in docs]}, ids={ids})"
+        returned = store.add_documents(docs, ids=ids) if ids else store.add_documents(docs)
+        if [(d.id, d.page_content, dict(d.metadata)) for d in docs] != before:
+            return f"{call} changed the documents it was handed"
+        if not isinstance(returned, list) or len(returned) != count:
+            return f"{call} returned {returned!r:.80}, not one id per document"
+        for position, (doc, id_) in enumerate(zip(docs, returned, strict=True)):
+            wanted = ids[position] if ids else doc.id
+            if wanted is not None and id_ != wanted:
+                return f"{call}: document {position} belongs under {wanted!r}, not {id_!r}"
+            if wanted is None:
+                try:
+                    fresh = uuid.UUID(id_).version == 4 and str(uuid.UUID(id_)) == id_
+                except (TypeError, ValueError, AttributeError):
+                    fresh = False
+                if not fresh:
+                    return f"{call}: document {position} has no id, and {id_!r} is not a uuid4"
+            entry = store.store.get(id_)
+            if not entry or entry.get("id") != id_ or entry.get("text") != doc.page_content \
+                    or entry.get("metadata") != doc.metadata:
+                return f"{call}: the store's entry under {id_!r} is {entry!r:.80}"
+            if not np.allclose(entry.get("vector"), BagOfWords().embed_query(doc.page_content)):
+                return f"{call}: the vector stored under {id_!r} is not the text's"
+    return None
+
+
+def add_documents_refused() -> list:
+    """The add_documents of our store and the real one, and the upsert they share."""
+    from langchain_core.vectorstores import InMemoryVectorStore as Real
+
+
+    mine = notebook_names("InMemoryVectorStore")
+    return [InMemoryVectorStore.add_documents, InMemoryVectorStore._upsert, Real.add_documents,
+            *(cls.add_documents for cls in mine if isinstance(cls, type)),
+            *(cls._upsert for cls in mine if isinstance(cls, type) and hasattr(cls, "_upsert"))]
+
+
+def safe_store_problems(store_class: type) -> str | None:
+    """Its own add_documents, mended and not borrowed: LangChain's standard tests, then the
+    ids and documents of random calls."""
+
+    problem = _own_add_documents(store_class)
+    if problem:
+        return problem
+    with refusing(*add_documents_refused()) as called:
+        outcomes = run_vectorstore_suite(store_class, include_async=False)
+        if not any(o.status == "not attempted" for o in outcomes) and not called:
+            problem = _add_problems(store_class)
+    if called:
+        raise Refused(called[0])
+    # the async tests reach the inherited aadd_documents, which shares the refused upsert
+    outcomes += run_vectorstore_suite(store_class, tests=_async_tests())
+    if any(o.status == "not attempted" for o in outcomes):
+        raise NotImplementedError
+    if not all(o.status in ("passed", "skipped") for o in outcomes):
+        return suite_report(outcomes, only_failed=True)
+    return problem
+
+
+def _async_tests() -> list[str]:
+
+    every = vectorstore_test_names(include_async=True)
+    return [n for n in every if n not in set(vectorstore_test_names(include_async=False))]
+
+
+
+frozen(__name__)  # a cell before the check cannot swap the oracle or the cases

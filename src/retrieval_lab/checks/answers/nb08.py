@@ -1,0 +1,147 @@
+"""Notebook 08's exercise checks: what the real chains do, and the fallback harness."""
+
+from __future__ import annotations
+
+import random
+import types
+from collections.abc import Callable
+from typing import Any
+
+from retrieval_lab.checks import frozen
+from retrieval_lab.runtime.callbacks import RecordingHandler
+
+# ----------------------------------------------------------------- Exercise 1: predict
+
+
+def _exclaim(text: str) -> str:
+    return text + "!"
+
+
+def _refuse_empty(text: str) -> str:
+    if not text.strip():
+        raise ValueError("empty input: give me some text")
+    return text
+
+
+def _repeat(text: str, times: int = 1) -> str:
+    return text * times
+
+
+def what_the_chains_do() -> dict[str, Any]:
+    """Run the exercise's two real chains with a recorder each, and count."""
+    from langchain_core.runnables import RunnableLambda
+
+    nested = (RunnableLambda(str.upper) | _exclaim) | (RunnableLambda(_exclaim) | len)
+    broken = RunnableLambda(str.strip) | _refuse_empty | _exclaim | len
+    heard, heard_broken = RecordingHandler(), RecordingHandler()
+    nested.invoke("cat", config={"callbacks": [heard]})
+    try:
+        broken.invoke("  ", config={"callbacks": [heard_broken]})
+    except ValueError:
+        pass  # the error reaches the caller: the events are what we count
+    kinds = [e.event for e in heard_broken.events]
+    return {
+        "steps": len(nested.steps),
+        "events": len(heard.events),
+        "repeated": (RunnableLambda(_repeat) | _repeat).invoke("ab", times=3),
+        "starts": kinds.count("start"),
+        "errors": kinds.count("error"),
+    }
+
+
+# ----------------------------------------------------------------- Exercise 2: debug
+
+#: The fallbacks' own run: the real one reports it, the exercise's class need not.
+_OWN_RUNS = {"RunnableWithFallbacks", "Fallbacks"}
+
+
+def _run(make_chain: Callable[[list], Any], plan: str, kwargs: dict) -> tuple:
+    """What a fallback chain returns (or raises) for "ab", which steps ran with what, and the
+    events its steps reported to a recorder handed in through the config.
+
+    ``plan`` names the steps in order; a name ending in ! raises RuntimeError.
+    """
+    ran: list[tuple[str, Any]] = []
+
+    def make_step(name: str) -> Callable[..., str]:
+        clean = name.rstrip("!")
+
+        def step(text: str, times: int = 1) -> str:
+            ran.append((clean, times))
+            if name.endswith("!"):
+                raise RuntimeError(f"{clean} is down")
+            return f"{clean} says {text * times}"
+
+        step.__name__ = step.__qualname__ = clean
+        return step
+
+    heard = RecordingHandler()
+    config = {"tags": ["watched"], "callbacks": [heard]}
+    chain = make_chain([make_step(n) for n in plan.split()])
+    try:
+        result = chain.invoke("ab", config, **kwargs)
+    except NotImplementedError:
+        raise  # the stub: not attempted yet
+    except Exception as exc:
+        result = f"{type(exc).__name__}: {exc}"
+    events = [(e.event, e.name, e.tags, e.payload) for e in heard.events if e.name not in _OWN_RUNS]
+    return result, ran, events
+
+
+def real_fallbacks(plan: str, kwargs: dict) -> tuple:
+    """The oracle: the same steps behind langchain-core's ``with_fallbacks``."""
+    from langchain_core.runnables import RunnableLambda
+
+    def make(steps: list) -> Any:
+        first, *rest = (RunnableLambda(step) for step in steps)
+        return first.with_fallbacks(rest)
+
+    return _run(make, plan, kwargs)
+
+
+def fallbacks_run(fallbacks_class: type) -> Callable[[str, dict], tuple]:
+    """The learner's class in the same harness: ``Fallbacks(*steps)``."""
+
+    def run(plan: str, kwargs: dict) -> tuple:
+        return _run(lambda steps: fallbacks_class(*steps), plan, kwargs)
+
+    run.__name__ = "Fallbacks"
+    return run
+
+
+def fallback_cases(seed: int = 8, drawn: int = 12, fresh: bool = True) -> list[tuple[str, dict]]:
+    """Fixed cases (a working primary, every step failing, keyword arguments) plus plans drawn at
+    random with a fixed seed, so a table of the fixed cases is not enough."""
+    cases = [
+        ("primary backup", {}),
+        ("primary! backup", {}),
+        ("primary! backup", {"times": 2}),
+        ("primary! backup!", {}),
+        ("primary! backup! local", {"times": 3}),
+        ("primary! backup! local!", {"times": 2}),
+        ("only!", {}),
+        ("only", {"times": 4}),
+    ]
+    rng = random.Random(random.SystemRandom().randrange(2**32) if fresh else seed)  # anew
+    names = ["alpha", "beta", "gamma", "delta"]
+    for _ in range(drawn):
+        size = rng.randint(1, 4)
+        plan = " ".join(n + ("!" if rng.random() < 0.6 else "") for n in names[:size])
+        cases.append((plan, {"times": rng.randint(1, 3)} if rng.random() < 0.6 else {}))
+    return cases
+
+
+def refused() -> tuple:
+    """What the learner's class may not call: the real fallbacks, and this oracle."""
+    from langchain_core.runnables import Runnable
+    from langchain_core.runnables.fallbacks import RunnableWithFallbacks
+
+    # every method the real class defines: its invoke, and its ainvoke, stream, batch...
+    # (asyncio.run(RunnableWithFallbacks(...).ainvoke(...)) got ✓ when only invoke refused)
+    own = [value for value in vars(RunnableWithFallbacks).values()
+           if isinstance(value, types.FunctionType)]
+    return (Runnable.with_fallbacks, *own, real_fallbacks)
+
+
+
+frozen(__name__)  # a cell before the check cannot swap the oracle or the cases

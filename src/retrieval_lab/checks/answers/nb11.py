@@ -1,0 +1,154 @@
+"""Notebook 11's exercise checks: rows after deletes, a filtered top k, and bytes read."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from retrieval_lab.checks import CodeGuard, frozen
+from retrieval_lab.models.embeddings import BagOfWords, RowEmbeddings
+from retrieval_lab.scratch.in_memory_vectorstore import InMemoryVectorStore as Scratch07
+from retrieval_lab.scratch.matrix_vectorstore import MatrixVectorStore
+
+# ----------------------------------------------------------------- Exercise 1: predict
+
+
+def rows_after_each_call() -> dict[str, list[str]]:
+    """Run the exercise's four calls on a MatrixVectorStore and read its rows after each."""
+
+    store = MatrixVectorStore(BagOfWords())
+    store.add_texts(["cat"] * 5, ids=list("abcde"))
+    seen = {}
+    for name, call in (
+        ("after deleting b", lambda: store.delete(["b"])),
+        ("after deleting e", lambda: store.delete(["e"])),
+        ("after adding f", lambda: store.add_texts(["cat"], ids=["f"])),
+        ("after adding a again", lambda: store.add_texts(["cat"], ids=["a"])),
+    ):
+        call()
+        seen[name] = list(store._ids)
+    return seen
+
+
+# ----------------------------------------------------------------- Exercise 2: debug
+
+
+def real_top_ids(matrix: np.ndarray, ids: Sequence[str], query: np.ndarray, k: int,
+                 keep: Callable[[str], bool]) -> list[str]:
+    """The oracle: the real store holding the same vectors, searched with a filter."""
+    from langchain_core.vectorstores import InMemoryVectorStore
+
+
+    real = InMemoryVectorStore(RowEmbeddings(matrix))
+    real.add_texts([str(i) for i in range(len(ids))], ids=list(ids))
+    found = real.similarity_search_by_vector(query.tolist(), k=k, filter=lambda d: keep(d.id))
+    return [doc.id for doc in found]
+
+
+def _unit(rows: np.ndarray) -> np.ndarray:
+    return rows / np.linalg.norm(rows, axis=1, keepdims=True)
+
+
+def top_ids_cases(seed: int = 4, drawn: int = 8, fresh: bool = True) -> list[tuple]:
+    """The prompt's nine rows with five filters, then matrices, queries, k and filters drawn
+    (no two scores tie) with a seed drawn anew at each check, so the cases cannot be looked
+    up, not even in a table made with this oracle before the check ran (``fresh=False``:
+    the fixed seed)."""
+    fixed = _unit(np.random.default_rng(seed).standard_normal((9, 5)))
+    if fresh:
+        seed = random.SystemRandom().randrange(2**32)
+    rows = fixed
+    ids = [f"p{i}" for i in range(9)]
+    probe = rows[0] * 0.6 + rows[3] * 0.8
+    keeps: list[Callable[[str], bool]] = [
+        lambda i: True, lambda i: i != "p0", lambda i: int(i[1]) % 2 == 1,
+        lambda i: i in {"p8", "p2"}, lambda i: False,
+    ]
+    cases = [(rows, ids, probe, 3, keep) for keep in keeps]
+    rng = np.random.default_rng(seed + 100)
+    pick = random.Random(seed)
+    for n in range(drawn):
+        size, width = int(rng.integers(6, 30)), int(rng.integers(3, 12))
+        matrix = _unit(rng.standard_normal((size, width)))
+        names = [f"r{n}-{i}" for i in range(size)]
+        kept = set(pick.sample(names, pick.randint(1, size - 1)))
+        query = _unit(rng.standard_normal((1, width)))[0]
+        cases.append((matrix, names, query, pick.randint(1, size), kept.__contains__))
+    return cases
+
+
+def refused_top_ids() -> tuple:
+    """The real store's search, the course's stores' searches, and this oracle."""
+    from langchain_core.vectorstores import InMemoryVectorStore
+
+
+    targets: list[Any] = [
+        real_top_ids,
+        InMemoryVectorStore.similarity_search_by_vector,
+        InMemoryVectorStore._similarity_search_with_score_by_vector,
+        Scratch07._search_by_vector,
+        MatrixVectorStore._search,
+        MatrixVectorStore._search_by_vector,
+    ]
+    try:  # the notebook's own MatrixVectorStore, when the notebook defined one
+        from IPython import get_ipython
+
+        shell = get_ipython()
+        mine = shell.user_ns.get("MatrixVectorStore") if shell is not None else None
+    except ImportError:
+        mine = None
+    if isinstance(mine, type) and mine is not MatrixVectorStore:
+        targets += [mine._search, mine._search_by_vector]
+    # read the code now, before `refusing` swaps it: a copy made from it refuses too
+    return (*targets, (CodeGuard(*targets), "calls"))
+
+
+# ----------------------------------------------------------------- Exercise 3: extend
+
+
+def numpy_read_ms(n: int, d: int, gb_per_s: float, dtype: str = "float32",
+                  batch: int = 1) -> float:
+    """The oracle: ask numpy how many bytes a row takes, then milliseconds per query."""
+    one = np.zeros((1, d), dtype=bool if dtype == "binary" else dtype)
+    row_bytes = np.packbits(one, axis=1).nbytes if dtype == "binary" else one.nbytes
+    return n * row_bytes / (gb_per_s * 1e9) * 1e3 / batch
+
+
+def read_ms_cases(seed: int | None = None, drawn: int = 12) -> list[tuple]:
+    """The prompt's kinds of case, a binary row that is not a whole number of bytes, and
+    cases drawn afresh at every check (a seed from the operating system unless one is given),
+    so a table of answers made in advance holds none of them."""
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**64)
+    cases: list[tuple] = [
+        (1_000_000, 384, 10.0),
+        (1_000_000, 384, 10.0, "float16"),
+        (1_000_000, 384, 10.0, "int8", 32),
+        (100_000, 1536, 25.0, "binary"),
+        (7, 3, 0.5, "binary", 2),
+        (1, 9, 1.0, "binary"),
+        (3, 5, 2.0, "float32", 3),
+    ]
+    rng = random.Random(seed)
+    for _ in range(drawn):
+        dtype = rng.choice(["float32", "float16", "int8", "binary"])
+        case = (rng.randint(1, 10**7), rng.randint(1, 2000), rng.choice([0.5, 3.0, 12.5, 40.0]))
+        cases.append((*case, dtype, rng.randint(1, 64)) if rng.random() < 0.6 else (*case, dtype))
+    return cases
+
+
+def same_ms(mine: Any, expected: float) -> bool:
+    try:
+        return abs(mine - expected) <= 1e-9 * max(1.0, abs(expected))
+    except TypeError:
+        return False
+
+
+def refused_read_ms() -> tuple:
+    return (numpy_read_ms,)
+
+
+frozen(__name__)  # a cell before the check cannot swap the oracle or the cases

@@ -1,0 +1,175 @@
+"""Notebook 12's exercise checks: a walk on the toy graph, and an IVF that reads enough lists."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from retrieval_lab.checks import CallGuard, frozen
+from retrieval_lab.scratch.approximate_search import HNSW
+
+# ----------------------------------------------------------------- Exercise 1: predict
+
+#: The notebook's ten points of the plane (tests/test_hnsw.py checks that the notebook agrees).
+TOY = {
+    "a": (0, 0), "b": (2, 1), "c": (4, 0), "d": (1, 3), "e": (3, 3),
+    "f": (5, 2), "g": (2, 4.5), "h": (4.5, 4.5), "i": (0, 5), "j": (5.5, 0),
+}  # fmt: skip
+WALK_QUERIES = ((0.5, 3.5), (5.0, 0.5))
+
+
+def _lifted(xy: tuple[float, float]) -> np.ndarray:
+    x, y = xy
+    v = np.array([x - 2.5, y - 2.5, 40.0])
+    return v / np.linalg.norm(v)
+
+
+def toy_layers() -> tuple[str, list[list[tuple[str, str]]]]:
+    """The toy graph as the scratch HNSW builds it: the entry point and each layer's edges."""
+
+    names = list(TOY)
+    toy = HNSW(M=3, ef_construction=8, seed=0)
+    toy.add(np.stack([_lifted(xy) for xy in TOY.values()]))
+    layers = [
+        sorted((names[a], names[b]) for a, near in layer.items() for b in near if a < b)
+        for layer in toy.links
+    ]
+    return names[toy.entry], layers
+
+
+def _walk(layers: list, entry: str, query: tuple) -> tuple[list, list]:
+    """The greedy walk down the layers: the steps (layer, node) and the nodes scored."""
+    def distance(node: str) -> float:
+        return math.dist(TOY[node], query)
+
+    here, steps, visited = entry, [], [entry]
+    for level in range(len(layers) - 1, -1, -1):
+        steps.append((level, here))
+        while True:
+            near = [b if a == here else a for a, b in layers[level] if here in (a, b)]
+            visited += [node for node in near if node not in visited]
+            best = min(near, key=distance, default=here)
+            if distance(best) >= distance(here):
+                break
+            here = best
+            steps.append((level, here))
+    return steps, visited
+
+
+def toy_walks() -> dict[str, Any]:
+    """Where the walk from the entry point ends for each query, and how many nodes it scores."""
+    entry, layers = toy_layers()
+    seen: dict[str, Any] = {}
+    for point in WALK_QUERIES:
+        steps, visited = _walk(layers, entry, point)
+        seen[f"{point}: where the walk ends"] = steps[-1][1]
+        seen[f"{point}: nodes visited"] = len(visited)
+    return seen
+
+
+# ----------------------------------------------------------------- Exercise 2: extend
+
+
+def faiss_at_least(query, centroids, lists, rows, nprobe, k=10) -> tuple[list[int], int]:
+    """The oracle: FAISS's IVF holding the same lists, nprobe raised until they hold k."""
+    import faiss
+
+    rows = np.ascontiguousarray(rows, dtype=np.float32)
+    centroids = np.ascontiguousarray(centroids, dtype=np.float32)
+    assigned = np.ascontiguousarray(lists, dtype=np.int64)
+    width = rows.shape[1]
+    quantizer = faiss.IndexFlatIP(width)
+    quantizer.add(centroids)
+    index = faiss.IndexIVFFlat(quantizer, width, len(centroids), faiss.METRIC_INNER_PRODUCT)
+    # each row into the list the case names (an empty list is one no row is put in)
+    index.add_core(len(rows), faiss.swig_ptr(rows), None, faiss.swig_ptr(assigned))
+    held = [index.invlists.list_size(j) for j in range(index.nlist)]
+    one = np.asarray(query, dtype=np.float32)[None]
+    _, order = quantizer.search(one, index.nlist)  # every list, best centroid first
+    reached = np.cumsum([held[int(j)] for j in order[0]])
+    index.nprobe = max(nprobe, 1 + int(np.argmax(reached >= min(k, reached[-1]))))
+    faiss.cvar.indexIVF_stats.reset()
+    _, found = index.search(one, k)
+    visits = int(faiss.cvar.indexIVF_stats.ndis) + index.nlist
+    return [int(i) for i in found[0] if i >= 0], visits
+
+
+def same_answer(mine: Any, expected: tuple[list[int], int]) -> bool:
+    """Rows in the same order (as numbers) and the same number of vectors visited."""
+    rows, visits = mine
+    return [int(r) for r in rows] == expected[0] and int(visits) == expected[1]
+
+
+def _unit(rows: np.ndarray) -> np.ndarray:
+    return (rows / np.linalg.norm(rows, axis=-1, keepdims=True)).astype(np.float32)
+
+
+def _apart(scores: np.ndarray, gap: float = 1e-5) -> bool:
+    return bool(np.diff(np.sort(scores)).min(initial=1.0) > gap)
+
+
+def at_least_cases(seed: int | None = None, drawn: int = 36) -> list[tuple]:
+    """Small random collections: lists short and long, k above n, nprobe from 1 to nlist, in
+    every third case the query's best lists emptied (their rows moved to another list), and
+    up to three cases with k left to its default. Drawn afresh at every check (a seed from the
+    operating system unless one is given), so a table of answers made in advance with this
+    oracle holds none of them."""
+    if seed is None:
+        import secrets
+
+        seed = secrets.randbits(64)
+    rng = np.random.default_rng(seed)
+    cases = []
+    for number in range(drawn):
+        while True:  # no near-tie, which float32 rounding in FAISS could order either way
+            n, width = int(rng.integers(4, 60)), int(rng.integers(3, 9))
+            nlist = int(rng.integers(2, min(9, n)))
+            rows = _unit(rng.standard_normal((n, width)))
+            centroids = rows[rng.choice(n, nlist, replace=False)].copy()
+            query = _unit(rng.standard_normal(width))
+            if _apart(rows @ query) and _apart(centroids @ query):
+                break
+        lists = np.argmax(rows @ centroids.T, axis=1)
+        if number % 3 == 0:  # empty the best one or two lists for this query
+            ranked = np.argsort(-(centroids @ query))
+            emptied = ranked[: 1 + number % 2]
+            lists[np.isin(lists, emptied)] = ranked[-1]
+        nprobe = 1 if number % 3 == 0 else int(rng.integers(1, nlist + 1))
+        k = int(rng.integers(1, n + 4)) if number % 2 else int(rng.integers(1, 4))
+        cases.append((query, centroids, lists, rows, nprobe, k))
+    for case in cases[:]:
+        if len(case[3]) > 20 and sum(len(c) == 5 for c in cases) < 3:
+            cases.append(case[:5])  # k left to its default, 10
+    return cases
+
+
+def refused_at_least() -> tuple:
+    """This oracle, and FAISS's searches the exercise asks the learner to do by hand."""
+    import faiss
+
+    return (
+        faiss_at_least,
+        (faiss.IndexIVFFlat, "search"),
+        (faiss.IndexFlatIP, "search"),
+        (faiss.IndexFlat, "search"),
+        (faiss.Index, "search"),
+        (_FAISS_SEARCHES, "calls"),
+    )
+
+
+def _a_faiss_search(function: Any) -> bool:
+    """A call of one of FAISS's C search functions (``IndexIVF_search``, ``knn_inner_product``…):
+    where ``search_c``, ``search_and_reconstruct``, ``range_search`` and ``faiss.knn`` all end."""
+    owner = getattr(getattr(function, "__self__", None), "__name__", None)
+    name = getattr(function, "__name__", "")
+    return (isinstance(owner, str) and owner.startswith("faiss._swigfaiss")
+            and ("search" in name or name.startswith("knn")))
+
+
+#: A refuse= target: FAISS's searches by any route (the methods above are only the front doors).
+_FAISS_SEARCHES = CallGuard("a FAISS search", _a_faiss_search)
+
+
+frozen(__name__)  # a cell before the check cannot swap the oracle or the cases

@@ -1,0 +1,1 @@
+"""Real engines the later notebooks start: PostgreSQL with pgvector."""

@@ -1,0 +1,1 @@
+"""Measuring retrieval: the labelled questions' metrics, the second stage, timings, comparisons."""

@@ -1,0 +1,1 @@
+"""The embedding models a notebook uses: the toy ones and MiniLM in numpy."""
