@@ -247,6 +247,10 @@ MAX_CELL_LINES = 30
 MAX_LINE = 88
 WORDS_PER_MINUTE = 80
 CODE_LINES_PER_MINUTE = 7
+OUTPUT_LINES_PER_MINUTE = 10  # text a learner reads in the stored outputs (pictures not counted)
+PREDICTION_MINUTES = 2  # each "**Predict**" a core asks for: time to think before running
+#: A markdown cell that asks the learner to predict before running the next cell.
+PREDICT = re.compile(r"\*\*Predict\b")
 MAX_CORE_MINUTES = 75
 # Minutes of thinking an exercise needs beyond reading its cells, by kind (issue 34: three blind
 # reviews timed the exercises at about twice the reading alone).
@@ -290,11 +294,37 @@ def _minutes(cells) -> int:
     return max(5, 5 * math.ceil(_reading_minutes(cells) / 5))
 
 
+def output_lines(cell) -> int:
+    """Lines of text a learner reads in a code cell's stored outputs: streams, plain-text
+    results, tracebacks (a picture's text/plain fallback is not read)."""
+    lines = 0
+    for output in cell.get("outputs", []):
+        kind = output.get("output_type")
+        if kind == "stream":
+            lines += len(output.get("text", "").splitlines())
+        elif kind == "error":
+            lines += sum(len(str(frame).splitlines()) for frame in output.get("traceback", []))
+        else:
+            data = output.get("data", {})
+            if "image/png" not in data and "text/plain" in data:
+                lines += len(str(data["text/plain"]).splitlines())
+    return lines
+
+
+def predictions(cells) -> int:
+    """How many times these cells ask the learner to predict (a ``**Predict**`` in markdown)."""
+    return sum(len(PREDICT.findall(c.source)) for c in cells if c.cell_type == "markdown")
+
+
 def _reading_minutes(cells) -> float:
-    """Unrounded reading time of some cells: prose words / 80 + non-blank code lines / 7."""
+    """Unrounded time of some cells: prose words / 80 + non-blank code lines / 7 + output lines
+    / 10 + 2 minutes per prediction asked."""
+    cells = list(cells)
     words = sum(len(c.source.split()) for c in cells if c.cell_type == "markdown")
     code = sum(1 for c in cells if c.cell_type == "code" for ln in c.source.splitlines() if ln.strip())
-    return words / WORDS_PER_MINUTE + code / CODE_LINES_PER_MINUTE
+    shown = sum(output_lines(c) for c in cells if c.cell_type == "code")
+    return (words / WORDS_PER_MINUTE + code / CODE_LINES_PER_MINUTE
+            + shown / OUTPUT_LINES_PER_MINUTE + predictions(cells) * PREDICTION_MINUTES)
 
 
 def exercise_estimate(nb) -> int:
@@ -382,7 +412,9 @@ def time_problems(nb, name: str) -> list[str]:
         problems.append(
             f"{name}: states teach {stated} / deep dives {deep_stated} minutes, but the content "
             f"needs {estimate} / {deep} (prose words / {WORDS_PER_MINUTE} + code lines / "
-            f"{CODE_LINES_PER_MINUTE}, rounded up to 5): run `python -m tools.nbtools times --write`."
+            f"{CODE_LINES_PER_MINUTE} + output lines / {OUTPUT_LINES_PER_MINUTE} + "
+            f"{PREDICTION_MINUTES} per prediction, rounded up to 5): run "
+            "`python -m tools.nbtools times --write`."
         )
     exercise_meta = nb.metadata.get("retrieval_lab", {}).get("exercise_minutes")
     header = _TIME_LINE.search(nb.cells[0].source) if nb.cells else None
@@ -475,6 +507,7 @@ def guard_problems(notebook: Path) -> list[str]:
                 f"(first: line {wide[0]}); wrap them."
             )
     problems += time_problems(nb, name)
+    problems += claim_problems(nb, name)
     from tools.exercise_rules import exercise_problems
 
     problems += exercise_problems(nb, name, exercises(notebook))
@@ -483,6 +516,61 @@ def guard_problems(notebook: Path) -> list[str]:
         problems.append(f"{name}: kernelspec is {spec.get('name')!r}, expected {KERNEL_NAME!r}.")
     if "widgets" in nb.metadata:
         problems.append(f"{name}: stores widget state: run `make execute` to strip it.")
+    return problems
+
+
+# --------------------------------------------------------------------------- claims
+
+#: Words that make a sentence of a core state a measured comparison (docs/design.md, "Claims").
+COMPARING = re.compile(
+    r"\b(beats?|outperforms?|faster|slower|flatters?|wins?|loses|better than|worse than|"
+    r"higher than|lower than|more accurate|less accurate|grows? like|slope|"
+    r"same (?:row|numbers?|scores?) as|no clear difference)\b",
+    re.I,
+)
+CLAIM_OK, CLAIM_FAILED = "✓ claim:", "✗ claim:"
+
+
+def _output_text(cell) -> str:
+    parts = []
+    for output in cell.get("outputs", []):
+        parts.append(output.get("text", "") if output.get("output_type") == "stream"
+                     else str(output.get("data", {}).get("text/plain", "")))
+    return "".join(parts)
+
+
+def unbacked_sentences(nb) -> list[tuple[int, str]]:
+    """(cell, sentence) for each comparing sentence in a core's prose that no claim backs: the
+    code cell just before its markdown cell must print a ``✓ claim:`` line."""
+    found = []
+    last_code = None
+    for i, (cell, part) in enumerate(zip(nb.cells, part_of(nb), strict=True)):
+        if cell.cell_type == "code":
+            last_code = cell
+            continue
+        if part != "core" or cell.cell_type != "markdown" or i == 0:
+            continue
+        backed = last_code is not None and CLAIM_OK in _output_text(last_code)
+        for sentence in re.split(r"(?<=[.!?])\s+", cell.source):
+            if COMPARING.search(sentence) and not backed:
+                found.append((i, " ".join(sentence.split())))
+    return found
+
+
+def claim_problems(nb, name: str) -> list[str]:
+    """A stored ✗ claim, and comparing sentences in the core that no claim check backs."""
+    problems = [
+        f"{name}: cell {i} stores a failed claim ({line.strip()}): the data no longer back the "
+        "sentence after it; change the sentence to what the numbers show, or the claim's test."
+        for i, cell in enumerate(nb.cells) if cell.cell_type == "code"
+        for line in _output_text(cell).splitlines() if line.startswith(CLAIM_FAILED)
+    ]
+    problems += [
+        f"{name}: cell {i} states a measured comparison that no claim backs: {sentence!r} - end "
+        "the code cell before it with claim(...) (retrieval_lab.runtime.claims), or say it "
+        "without comparing"
+        for i, sentence in unbacked_sentences(nb)
+    ]
     return problems
 
 
