@@ -697,6 +697,7 @@ def main(argv: list[str] | None = None) -> int:
         for nb in _paths(rest):
             print(f"execute: {nb.relative_to(ROOT)}", flush=True)
             execute(nb)
+            write_times(nb)  # the estimate counts the outputs just stored
         return 0
     return _report_guard(rest)
 
