@@ -25,7 +25,7 @@ NBVAL  := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize
 OTHER_CPU := $(shell sed -n 's/^OTHER_CPU = "\(.*\)"$$/\1/p' tools/outputs.py)
 PY312  ?= $(firstword $(wildcard $(HOME)/.pyenv/versions/3.12*/bin/python3.12) $(shell command -v python3.12))
 
-.PHONY: reference-venv minilm-reference venv lab test test-browser quick test-one lint execute export check-export help slides bench site colab-check canary nbval-py312 nbval-other-cpu times mutation
+.PHONY: reference-venv minilm-reference venv lab test test-browser quick lint execute export check-export help slides bench site colab-check canary nbval-py312 nbval-other-cpu times mutation
 
 help:
 	@echo "make lab      start JupyterLab on the course (first run builds .venv)"
@@ -35,6 +35,7 @@ help:
 	@echo "make execute  re-run notebooks in place (NB=notebooks/01_document.ipynb for one)"
 	@echo "make export   write the notebooks' export cells to src/retrieval_lab/scratch/"
 	@echo "make quick    the edit loop (about 30 s): ruff, guards, export sync, unit and equivalence tests (no Postgres)"
+	@echo "make quick NB=07  one notebook: its guard, strict nbval, exercise solutions, and its unit tests"
 	@echo "make mutation  mutation-test the exercise checks -> docs/mutation.md (minutes)"
 	@echo "make site     the course website in build/site (from the stored notebooks, offline)"
 	@echo "make colab-check  run every notebook as on Colab (needs the package registries)"
@@ -83,7 +84,7 @@ execute: venv
 # 2026-12-05), so CI runs it after this. Three workers: kernels, servers and the browser wait on
 # one another, and a third worker fills those waits (2026-12-05: -n 3 189 s, -n 2 199 s, -n 4 201 s,
 # measured one after another while other work ran; 144 s with -n 3 on a quiet machine).
-XDIST ?= -n 3 --dist loadscope
+XDIST ?= -n 3 --dist loadscope --no-loadscope-reorder
 # One BLAS thread per process: the workers (and the kernels and Chromium they start) already
 # keep both cores busy, and OpenBLAS's threads, spinning while they wait for a core, made MiniLM's
 # matrix products 2-3x slower (notebook 05 under load: 35.7 s with two BLAS threads, 16.4 s with
@@ -98,7 +99,7 @@ test: lint
 # one by nbval's rules: the course's second CPU. Without Chromium (a learner's machine) the browser
 # test skips, and the same other-CPU comparison runs as nbval instead. CI runs it after `make test`.
 test-browser: venv
-	RETRIEVAL_LAB_BROWSER=all $(TEST_ENV) $(PYTEST) -p no:nbval -n 2 --dist loadscope --durations=5 tests/test_browser.py
+	RETRIEVAL_LAB_BROWSER=all $(TEST_ENV) $(PYTEST) -p no:nbval -n 2 --dist loadscope --no-loadscope-reorder --durations=5 tests/test_browser.py
 	@$(BIN)/python tests/lab_harness.py >/dev/null || $(MAKE) --no-print-directory nbval-other-cpu
 
 # Strict nbval again, with numpy's sort as another CPU runs it (no output may depend on ties).
@@ -108,11 +109,23 @@ nbval-other-cpu: venv
 
 # The edit loop: no kernel, no browser, no Postgres server (test_postgres.py: about 12 s of CPU
 # in servers started and stopped), fewer hypothesis examples; `make test` and CI run them all, at
-# the full count. 29.5 s warm on this 2-core machine, measured 2026-12-05 (38.5 s with Postgres).
-quick: lint
-	$(TEST_ENV) HYPOTHESIS_PROFILE=quick $(PYTEST) tests -q --durations=5 -p no:nbval -n 2 --dist loadscope \
+# the full count. `make quick NB=07` is the loop for one notebook instead: its guard, its strict
+# nbval followed by its exercise solutions and wrong solutions in the same kernel, and the unit
+# tests of what it exports (tools/nbtools.py tests_for). pytest's cache is on: add `ARGS=--lf`.
+QUICK_XDIST := -n 2 --dist loadscope --no-loadscope-reorder
+quick: venv
+ifeq ($(NB),)
+	@$(MAKE) --no-print-directory lint
+	$(TEST_ENV) HYPOTHESIS_PROFILE=quick $(PYTEST) tests -q --durations=5 -p no:nbval $(QUICK_XDIST) \
 		--ignore=tests/test_browser.py --ignore=tests/test_site.py --ignore=tests/test_slides.py \
-		--ignore=tests/test_nbval_solutions.py --ignore=tests/test_postgres.py
+		--ignore=tests/test_nbval_solutions.py --ignore=tests/test_postgres.py $(ARGS)
+else
+	@$(BIN)/python -m tools.nbtools notebook $(NB) >/dev/null
+	$(BIN)/ruff check $$($(BIN)/python -m tools.nbtools notebook $(NB))
+	$(BIN)/python -m tools.nbtools guard $$($(BIN)/python -m tools.nbtools notebook $(NB))
+	$(TEST_ENV) HYPOTHESIS_PROFILE=quick $(PYTEST) $(NBVAL) -q --durations=5 $(QUICK_XDIST) \
+		$$($(BIN)/python -m tools.nbtools notebook $(NB)) $$($(BIN)/python -m tools.nbtools tests-for $(NB)) $(ARGS)
+endif
 
 # Strict nbval on Python 3.12 (Binder's and conda's), in .venv-py312 built from the same pins.
 nbval-py312:
@@ -140,13 +153,6 @@ colab-check: venv
 # The course against the newest langchain-core/text-splitters below 2.0: writes docs/drift.md.
 canary: venv
 	$(BIN)/python -m tools.canary
-
-# One notebook while you work on it: its guard, its nbval, and the solutions of its exercises.
-test-one: venv
-	@test -n "$(NB)" || (echo "usage: make test-one NB=notebooks/NN_name.ipynb" && exit 2)
-	$(BIN)/python -m tools.nbtools guard $(NB)
-	$(PYTEST) $(NBVAL) $(NB)
-	$(PYTEST) tests/test_notebooks.py -k "$(notdir $(basename $(NB)))"
 
 # Offline slides (reveal.js and MathJax inlined, nothing fetched) into build/slides/: tools/slides.py.
 slides: venv

@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import json
 import os
 from collections import Counter
-from pathlib import Path
 
 import matplotlib
-import pytest
 from hypothesis import HealthCheck, settings
 
 # After nbval runs a notebook, its exercises' solutions run through their checks in that kernel.
@@ -61,118 +58,68 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
 
 
 
-#: The seconds each scope took in the last run (see _ScopeClock): in artifacts/ (not committed),
-#: since pyproject's addopts turn pytest's own cache off.
-SECONDS_PER_SCOPE = Path(__file__).resolve().parent / "artifacts" / "seconds-per-scope.json"
+#: Where pytest's cache (``.pytest_cache``) keeps the seconds each scope took in the last run.
+SECONDS_KEY = "retrieval-lab/seconds-per-scope"
 
 
-def _last_seconds() -> dict[str, float]:
-    try:
-        return json.loads(SECONDS_PER_SCOPE.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-
-
-def _scope(nodeid: str) -> str:
-    """The unit of work of ``--dist loadscope``, as xdist's LoadScopeScheduling splits it: a module,
-    a class, or a notebook (its cells and its solutions' items)."""
+def scope_of(nodeid: str) -> str:
+    """The unit of work one xdist worker runs whole under ``--dist loadscope``, as xdist splits
+    it: a notebook (its cells in order, then its solutions in the same kernel), a test class
+    (the browser test's: one server, one browser), or a test module."""
     return nodeid.rsplit("::", 1)[0]
 
 
+def _rank(scope: str, seconds: dict[str, float]) -> tuple[int, float]:
+    """The order scopes go to the workers: the longest first, so no long one starts last.
+
+    A warm run orders by the seconds each scope took last time (pytest's cache). A scope the
+    cache does not know (a fresh clone, a new file) goes first, ordered by kind: the browser
+    test's classes (they wait on a server and a browser), the site and slides (Chromium again),
+    the notebooks (nbval), then unit-test modules.
+    """
+    if scope in seconds:
+        return (4, -seconds[scope])
+    if "test_browser.py::" in scope:
+        return (0, 0.0)
+    if scope.endswith(("test_site.py", "test_slides.py")):
+        return (1, 0.0)
+    if scope.endswith(".ipynb"):
+        return (2, 0.0)
+    return (3, 0.0)
+
+
+def pytest_collection_modifyitems(config, items) -> None:
+    """Put the scopes in the order above (each scope's tests stay together, in their order).
+
+    ``--dist loadscope --no-loadscope-reorder`` then hands them out in this order: public
+    options and a public hook, no private method of xdist's scheduler. (``--dist loadgroup``
+    with ``xdist_group`` marks would be the other public way, but pytest-xdist 3.8 renames
+    ``item._nodeid``, which pytest 9.2 no longer reads: the groups are silently ignored.)
+    """
+    seconds = config.cache.get(SECONDS_KEY, {}) if config.cache is not None else {}
+    first: dict[str, int] = {}
+    for i, item in enumerate(items):
+        first.setdefault(scope_of(item.nodeid), i)
+    items.sort(key=lambda item: (_rank(scope_of(item.nodeid), seconds), first[scope_of(item.nodeid)]))
+
+
 class _ScopeClock:
-    """Adds up the seconds of every scope in this run and keeps them (``SECONDS_PER_SCOPE``), so
-    that the next run hands out the longest scopes first."""
+    """Adds up the seconds of every scope in this run and keeps them in pytest's cache, so that
+    the next run hands out the longest scopes first."""
 
     def __init__(self) -> None:
         self.seconds: Counter[str] = Counter()
 
     def pytest_runtest_logreport(self, report) -> None:
-        self.seconds[_scope(report.nodeid)] += report.duration
+        self.seconds[scope_of(report.nodeid)] += report.duration
 
     def pytest_sessionfinish(self, session) -> None:
-        if not self.seconds:
-            return
-        known = _last_seconds()
-        known.update({scope: round(seconds, 2) for scope, seconds in self.seconds.items()})
-        try:
-            SECONDS_PER_SCOPE.parent.mkdir(exist_ok=True)
-            SECONDS_PER_SCOPE.write_text(json.dumps(known, indent=0, sort_keys=True), encoding="utf-8")
-        except OSError:
-            pass  # a read-only checkout: the next run orders by kind instead
+        if self.seconds and session.config.cache is not None:
+            known = session.config.cache.get(SECONDS_KEY, {})
+            known.update({scope: round(s, 2) for scope, s in self.seconds.items()})
+            session.config.cache.set(SECONDS_KEY, known)
 
 
 def pytest_configure(config) -> None:
     if not hasattr(config, "workerinput"):  # the controller (or a run without xdist) sees every report
         config.pluginmanager.register(_ScopeClock(), "retrieval-lab-scope-clock")
-
-
-def _scope_rank(scope: str, size: int, seconds: dict[str, float] | None = None) -> tuple[int, float]:
-    """The order `make test` hands scopes to its workers: the longest first, so no long one starts last.
-
-    A warm run knows how long each scope took last time (``seconds``, ``SECONDS_PER_SCOPE``) and
-    orders by that: on two cores the work fits three minutes only if the longest scopes (Qdrant's
-    and Postgres's notebooks, the browser halves, the engine suites) do not start near the end.
-    A scope the cache does not know yet (a fresh clone, a new test file) goes first, ordered by
-    kind: the browser test's halves (they wait on a server and a browser), then the site and
-    slides (Chromium again), then the notebooks (nbval, biggest first), then the unit-test modules.
-    xdist's own order (most tests first) would start the browser last.
-    """
-    if seconds and scope in seconds:
-        return (4, -seconds[scope])
-    if "test_browser.py::" in scope:
-        return (0, -size)
-    if scope.endswith(("test_site.py", "test_slides.py")):
-        return (1, -size)
-    if scope.endswith(".ipynb"):
-        return (2, -size)
-    return (3, -size)
-
-
-def pytest_xdist_make_scheduler(config, log):
-    """LoadScopeScheduling (``--dist loadscope``) with the order above, and no extra work queued
-    behind a browser half until it is down to its last test (queued earlier, that work would wait
-    a minute or two while another worker sits idle)."""
-    if config.getvalue("dist") != "loadscope":
-        return None
-    from xdist.scheduler import LoadScopeScheduling
-
-    class LongestFirst(LoadScopeScheduling):
-        _ordered = False
-
-        def _assign_work_unit(self, node) -> None:
-            if not self._ordered:
-                seconds = _last_seconds()
-                ranked = sorted(self.workqueue.items(),
-                                key=lambda unit: _scope_rank(unit[0], len(unit[1]), seconds))
-                self.workqueue.clear()
-                self.workqueue.update(ranked)
-                self._ordered = True
-            super()._assign_work_unit(node)
-
-        def _reschedule(self, node) -> None:
-            # A worker runs its last queued test only once it knows the next one (or is told to
-            # shut down), so a browser half down to its last test must be given work: holding it
-            # back then would stall that worker (with -n 2, both halves, for ever).
-            busy = self.assigned_work.get(node, {})
-            pending = sum(list(done.values()).count(False) for done in busy.values())
-            if pending > 1 and any("test_browser.py::" in scope and not all(done.values())
-                                   for scope, done in busy.items()):
-                return
-            super()._reschedule(node)
-
-    return LongestFirst(config, log)
-
-
-@pytest.fixture
-def search_scaling():
-    """``benchmarks/search_scaling.py`` (``make bench``) as a module, for its tiny-size runs."""
-    import importlib.util
-    import sys
-    from pathlib import Path
-
-    path = Path(__file__).resolve().parent / "benchmarks" / "search_scaling.py"
-    spec = importlib.util.spec_from_file_location("search_scaling", path)
-    bench = importlib.util.module_from_spec(spec)
-    sys.modules["search_scaling"] = bench
-    spec.loader.exec_module(bench)
-    return bench

@@ -9,12 +9,11 @@ on a new one until it is listed here or moved to the module's top.
 from __future__ import annotations
 
 import ast
+import json
 import subprocess
 import sys
 import warnings
 from pathlib import Path
-
-import pytest
 
 import retrieval_lab
 
@@ -67,20 +66,26 @@ def test_a_helper_layer_imports_no_layer_above_it():
     assert done.stdout.strip() == str(["data", "models", "plots", "runtime"])
 
 
-@pytest.mark.parametrize("old", sorted(retrieval_lab.MOVED))
-def test_a_notebook_saved_from_the_last_release_still_imports(old):
-    new = f"retrieval_lab.{retrieval_lab.MOVED[old]}"
+def test_a_notebook_saved_from_the_last_release_still_imports():
+    """Every flat name of release 0.1 imports the moved module, with a FutureWarning naming the
+    new place (one fresh interpreter, so no earlier import hides the warning)."""
     code = (
-        "import importlib, warnings\n"
-        "with warnings.catch_warnings(record=True) as seen:\n"
-        "    warnings.simplefilter('always')\n"
-        f"    m = importlib.import_module('retrieval_lab.{old}')\n"
-        "print(m.__name__, [str(w.message) for w in seen if w.category is FutureWarning][:1])"
+        "import importlib, json, warnings, retrieval_lab\n"
+        "found = {}\n"
+        "for old in sorted(retrieval_lab.MOVED):\n"
+        "    with warnings.catch_warnings(record=True) as seen:\n"
+        "        warnings.simplefilter('always')\n"
+        "        module = importlib.import_module(f'retrieval_lab.{old}')\n"
+        "    found[old] = [module.__name__, [str(w.message) for w in seen if w.category is FutureWarning]]\n"
+        "print(json.dumps(found))"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    name, _, warned = done.stdout.partition(" ")
-    assert name == new
-    assert f"moved to {new}" in warned
+    found = json.loads(done.stdout)
+    assert set(found) == set(retrieval_lab.MOVED)
+    for old, (name, warned) in found.items():
+        new = f"retrieval_lab.{retrieval_lab.MOVED[old]}"
+        assert name == new
+        assert any(f"retrieval_lab.{old} moved to {new}" in w for w in warned), (old, warned)
 
 
 def test_the_old_attribute_form_warns_once_and_gives_the_new_module():

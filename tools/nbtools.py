@@ -80,6 +80,38 @@ def module_name(notebook: Path) -> str:
     return match.group(2)
 
 
+def notebook_of(number_or_path: str) -> Path:
+    """``07``, ``7`` or ``notebooks/07_x.ipynb`` -> the notebook's path (a clear error otherwise)."""
+    given = Path(number_or_path)
+    if given.suffix == ".ipynb":
+        if not given.is_file():
+            raise ValueError(f"{number_or_path}: no such notebook")
+        return given.resolve()
+    if not number_or_path.isdigit():
+        raise ValueError(f"NB={number_or_path!r}: give a notebook's number (NB=07) or its path")
+    found = [p for p in course_notebooks() if p.name.startswith(f"{int(number_or_path):02d}_")]
+    if not found:
+        raise ValueError(f"NB={number_or_path}: no notebook numbered {int(number_or_path):02d} in notebooks/")
+    return found[0]
+
+
+def tests_for(notebook: Path) -> list[Path]:
+    """The unit-test files of what a notebook exports and of its answers: those named after its
+    scratch module, or that import the module or its answer module (``make quick NB=07``)."""
+    module = module_name(notebook)
+    number = notebook.name[:2]
+    needles = (f"retrieval_lab.scratch.{module}", f"scratch import {module}", f"answers.nb{number}",
+               f"answers import nb{number}", notebook.stem)
+    found = []
+    for test in sorted((ROOT / "tests").glob("test_*.py")):
+        if test.name in {"test_browser.py", "test_site.py", "test_slides.py"}:
+            continue  # the browser's: make test runs them
+        text = test.read_text(encoding="utf-8")
+        if test.stem == f"test_{module}" or any(n in text for n in needles):
+            found.append(test)
+    return found
+
+
 def exported_source(notebook: Path) -> str | None:
     """The module a notebook's ``export`` cells make, or None when it has no such cell."""
     numbered = [
@@ -650,10 +682,21 @@ def _paths(args: list[str]) -> list[Path]:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    if not argv or argv[0] not in {"export", "check", "execute", "guard", "lint", "times", "where"}:
-        print("usage: python -m tools.nbtools export|check|execute|guard|lint|times [--write]|where FILE:LINE")
+    commands = {"export", "check", "execute", "guard", "lint", "times", "where", "notebook", "tests-for"}
+    if not argv or argv[0] not in commands:
+        print("usage: python -m tools.nbtools export|check|execute|guard|lint|times [--write]|where FILE:LINE"
+              "|notebook NN|tests-for NN")
         return 2
     command, rest = argv[0], argv[1:]
+    if command in {"notebook", "tests-for"}:  # make quick NB=07
+        try:
+            notebook = notebook_of(rest[0] if rest else "")
+        except ValueError as error:
+            print(error, file=sys.stderr)
+            return 2
+        found = [notebook] if command == "notebook" else tests_for(notebook)
+        print(" ".join(str(p.relative_to(ROOT)) for p in found))
+        return 0
     if command == "export":
         changed = export()
         print(f"export: {len(changed)} file(s) written" + "".join(f"\n  {p.relative_to(ROOT)}" for p in changed))
