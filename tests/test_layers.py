@@ -91,7 +91,7 @@ def test_a_notebook_saved_from_the_last_release_still_imports():
 def test_the_old_attribute_form_warns_once_and_gives_the_new_module():
     with warnings.catch_warnings(record=True) as seen:
         warnings.simplefilter("always")
-        from retrieval_lab import compare  # noqa: F401  (the 0.1 spelling)
+        from retrieval_lab import compare  # the 0.1 spelling
     from retrieval_lab.evaluation import compare as new
 
     assert compare is new
