@@ -25,7 +25,7 @@ NBVAL  := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize
 OTHER_CPU := $(shell sed -n 's/^OTHER_CPU = "\(.*\)"$$/\1/p' tools/outputs.py)
 PY312  ?= $(firstword $(wildcard $(HOME)/.pyenv/versions/3.12*/bin/python3.12) $(shell command -v python3.12))
 
-.PHONY: reference-venv minilm-reference venv lab test test-browser quick lint execute export check-export help slides bench site colab-check canary nbval-py312 nbval-other-cpu times mutation
+.PHONY: reference-venv minilm-reference venv lab test test-browser quick new-notebook lint execute export check-export help slides bench site colab-check canary nbval-py312 nbval-other-cpu times mutation
 
 help:
 	@echo "make lab      start JupyterLab on the course (first run builds .venv)"
@@ -36,6 +36,7 @@ help:
 	@echo "make export   write the notebooks' export cells to src/retrieval_lab/scratch/"
 	@echo "make quick    the edit loop (about 30 s): ruff, guards, export sync, unit and equivalence tests (no Postgres)"
 	@echo "make quick NB=07  one notebook: its guard, strict nbval, exercise solutions, and its unit tests"
+	@echo "make new-notebook N=18 SLUG=x TITLE=\"…\"  a notebook from the template, its tests and its answer module"
 	@echo "make mutation  mutation-test the exercise checks -> docs/mutation.md (minutes)"
 	@echo "make site     the course website in build/site (from the stored notebooks, offline)"
 	@echo "make colab-check  run every notebook as on Colab (needs the package registries)"
@@ -126,6 +127,16 @@ else
 	$(TEST_ENV) HYPOTHESIS_PROFILE=quick $(PYTEST) $(NBVAL) -q --durations=5 $(QUICK_XDIST) \
 		$$($(BIN)/python -m tools.nbtools notebook $(NB)) $$($(BIN)/python -m tools.nbtools tests-for $(NB)) $(ARGS)
 endif
+
+# A new notebook from the template, with its equivalence-test file and its answer module
+# (tools/new_notebook.py), its README row, badges and Colab cell, its slide structure, executed.
+NEW_NB = notebooks/$(shell printf %02d "$(N)" 2>/dev/null)_$(SLUG).ipynb
+new-notebook: venv
+	@test -n "$(N)" -a -n "$(SLUG)" -a -n "$(TITLE)" || (echo 'usage: make new-notebook N=18 SLUG=chunking TITLE="Chunking, measured"' && exit 2)
+	$(BIN)/python -m tools.new_notebook $(N) $(SLUG) "$(TITLE)"
+	$(BIN)/python -m tools.links write >/dev/null
+	$(BIN)/python -m tools.slides annotate $(NEW_NB)
+	@$(MAKE) --no-print-directory execute NB=$(NEW_NB)
 
 # Strict nbval on Python 3.12 (Binder's and conda's), in .venv-py312 built from the same pins.
 nbval-py312:

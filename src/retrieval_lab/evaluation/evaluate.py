@@ -17,10 +17,9 @@ stage's rows (``retrieval_lab.evaluation.rerank``: two rerankers over the hybrid
 paired with that first stage) come by default, ``--no-rerank`` leaves them out. Notebook 14
 calls the same functions; everything runs offline.
 
-This module is an application at the top of the course's stack: it scores with the metrics and
-the fusion that notebook 14 builds, and with notebook 09's BM25, so it imports
-``retrieval_lab.scratch`` - inside its functions, never at module top, so that importing the
-helper package never imports the scratch modules (docs/architecture.md).
+This module sits in the evaluation layer, above scratch (docs/design.md): it scores with the
+metrics and the fusion that notebook 14 builds, and with notebook 09's BM25, imported from
+``retrieval_lab.scratch``.
 
 Question file format (JSON)::
 
