@@ -86,6 +86,13 @@ class Repository:
         base = f"https://mybinder.org/v2/gh/{self.owner}/{self.name}/{self.ref}"
         return f"{base}?urlpath=lab/tree/notebooks/{notebook}" if notebook else base
 
+    def binder_path(self, path: str) -> str:
+        """The launch URL opening any file of the repository (e.g. ``editions/workshop/…``)."""
+        return f"https://mybinder.org/v2/gh/{self.owner}/{self.name}/{self.ref}?urlpath=lab/tree/{path}"
+
+    def colab_path(self, path: str) -> str:
+        return f"https://colab.research.google.com/github/{self.owner}/{self.name}/blob/{self.ref}/{path}"
+
     def colab(self, notebook: str) -> str:
         """Colab opens a notebook straight from GitHub at the same ref."""
         return f"https://colab.research.google.com/github/{self.owner}/{self.name}/blob/{self.ref}/notebooks/{notebook}"
