@@ -218,3 +218,105 @@ def test_a_model_list_that_is_not_one_hashed_pin_is_refused(tmp_path):
         bad.write_text(text)
         with pytest.raises(ValueError, match="exactly one line"):
             links.model_pin(bad)
+
+
+# --------------------------------------------------------------------------- pinning a workshop tag
+
+_CHECKS = (  # make test's staleness checks of what `pin` rewrites, in one process
+    "import sys\n"
+    "from tools import editions, instructor_guide, links\n"
+    "failed = []\n"
+    "if links.all_problems(): failed.append('links')\n"
+    "if instructor_guide.GUIDE.read_text(encoding='utf-8') != instructor_guide.render(): failed.append('guide')\n"
+    "if editions.edition_problems(): failed.append('editions')\n"
+    "print(' '.join(failed))\n"
+)
+
+
+def _git(cwd: Path, *args: str) -> str:
+    import subprocess
+
+    return subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True, text=True).stdout
+
+
+@pytest.fixture
+def clone(tmp_path) -> Path:
+    """The committed course in a temporary clone, its `origin` a bare repository, `python` on PATH
+    the course's interpreter (the guide's commands say `python`)."""
+    import os
+    import sys
+
+    _git(tmp_path, "init", "--quiet", "--bare", "remote.git")
+    _git(tmp_path, "clone", "--quiet", "--no-checkout", str(ROOT), "course")
+    course = tmp_path / "course"
+    _git(course, "checkout", "--quiet", "HEAD")
+    _git(course, "remote", "set-url", "origin", str(tmp_path / "remote.git"))
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "python").symlink_to(sys.executable)
+    os.environ.setdefault("GIT_AUTHOR_NAME", "Instructor")
+    return course
+
+
+def _env(clone: Path) -> dict:
+    import os
+
+    return {**os.environ, "PATH": f"{clone.parent / 'bin'}{os.pathsep}{os.environ['PATH']}",
+            "GIT_AUTHOR_NAME": "Instructor", "GIT_AUTHOR_EMAIL": "i@example.org",
+            "GIT_COMMITTER_NAME": "Instructor", "GIT_COMMITTER_EMAIL": "i@example.org"}
+
+
+def _failed_checks(clone: Path) -> set[str]:
+    import subprocess
+
+    done = subprocess.run(["python", "-c", _CHECKS], cwd=clone, env=_env(clone), check=True,
+                          capture_output=True, text=True)
+    return set(done.stdout.split())
+
+
+def test_the_guides_pin_recipe_runs_and_the_pinned_tag_passes_the_staleness_checks(clone):
+    """The guide's recipe, line by line, on a clone: branch and tag of different names, `git push`
+    of the tag to a bare repository; the tag's files then pass every check they passed before."""
+    import subprocess
+
+    from tools.instructor_guide import PIN_RECIPE, PIN_TAG
+
+    before = _failed_checks(clone)
+    for line in PIN_RECIPE[:-1]:
+        done = subprocess.run(["bash", "-c", line], cwd=clone, env=_env(clone), capture_output=True, text=True)
+        assert done.returncode == 0, f"{line}\n{done.stdout}\n{done.stderr}"
+    remote = clone.parent / "remote.git"
+    assert f"refs/tags/{PIN_TAG}" in _git(remote, "tag", "--list", "--format=refs/tags/%(refname:short)")
+    pinned = _git(remote, "show", f"{PIN_TAG}:pyproject.toml")
+    assert f'branch = "{PIN_TAG}"' in pinned
+    assert f"/{PIN_TAG}?urlpath=" in _git(remote, "show", f"{PIN_TAG}:docs/instructor-guide.md")
+    assert _failed_checks(clone) <= before, "a pinned tag fails a check the branch passed"
+    printed = subprocess.run(["bash", "-c", PIN_RECIPE[-1]], cwd=clone, env=_env(clone),
+                             capture_output=True, text=True, check=True).stdout
+    assert f"/{PIN_TAG}?urlpath=lab/tree/" in printed
+
+
+def test_one_name_for_branch_and_tag_is_what_the_recipe_avoids(clone):
+    """Why the names differ: with a branch and a tag both called X, `git push origin X` fails."""
+    import subprocess
+
+    env = _env(clone)
+    subprocess.run(["bash", "-c", "git switch -q -c same && git tag same"], cwd=clone, env=env, check=True)
+    done = subprocess.run(["git", "push", "origin", "same"], cwd=clone, env=env, capture_output=True, text=True)
+    assert done.returncode != 0 and "matches more than one" in done.stderr
+
+
+@pytest.mark.parametrize("breaks", ["nbformat", "render"])
+def test_pin_changes_nothing_unless_it_can_finish(clone, breaks):
+    """Without the course's environment (no nbformat), or when a later file cannot be made, no file
+    changes, pyproject.toml included."""
+    import subprocess
+
+    sabotage = ("import sys; sys.modules['nbformat'] = None" if breaks == "nbformat" else
+                "from tools import instructor_guide\n"
+                "def broken(**kwargs): raise ValueError('the guide cannot be rendered')\n"
+                "instructor_guide.render = broken")
+    code = f"{sabotage}\nfrom tools import links\nraise SystemExit(links.main(['pin', 'workshop-x']))"
+    done = subprocess.run(["python", "-c", code], cwd=clone, env=_env(clone), capture_output=True, text=True)
+    assert done.returncode == 2 and "nothing changed" in done.stdout, done.stdout + done.stderr
+    assert _git(clone, "status", "--porcelain") == ""

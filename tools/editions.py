@@ -240,11 +240,12 @@ def _workshop_links(text: str) -> str:
     return re.sub(r"\]\(\.\./", "](../../", text)
 
 
-def workshop_notebook(notebook: Path):
-    """A notebook's spine as a notebook of its own (unexecuted), and where each cell came from."""
+def workshop_notebook(notebook: Path, nb=None):
+    """A notebook's spine as a notebook of its own (unexecuted), and where each cell came from
+    (``nb``: the notebook as it will be, when it is not yet written)."""
     import nbformat
 
-    nb = _read(notebook)
+    nb = _read(notebook) if nb is None else nb
     spine = spine_indices(nb)
     minutes = spine_minutes(nb)
     cells, origins, skipped = [], [], []
@@ -291,11 +292,11 @@ def _metadata(nb, edition: str, notebook: Path, **extra) -> dict:
 
 # --------------------------------------------------------------------------- student edition
 
-def student_notebook(notebook: Path):
+def student_notebook(notebook: Path, nb=None):
     """Every cell but the solutions, outputs cleared, the predict checks switched to ✓/not yet."""
     import nbformat
 
-    nb = _read(notebook)
+    nb = _read(notebook) if nb is None else nb
     cells = []
     for i, cell in enumerate(nb.cells):
         if "solution" in tags(cell):
@@ -422,6 +423,48 @@ def _strip(nb) -> list:
         if c.cell_type == "code":
             c.outputs, c.execution_count = [], None
         out.append(c)
+    return out
+
+
+def _text(nb) -> str:
+    """A notebook as nbformat.write stores it."""
+    import nbformat
+
+    text = nbformat.writes(nb)
+    return text if text.endswith("\n") else text + "\n"
+
+
+def _shape(cell) -> tuple:
+    """What a new header or Colab set-up cell may not change: every code cell but the set-up."""
+    if cell.cell_type == "markdown" or "colab-setup" in tags(cell):
+        return (cell.cell_type,)
+    return (cell.cell_type, cell.source, tuple(tags(cell)))
+
+
+def refreshed_editions(notebooks: dict[Path, object]) -> dict[Path, str]:
+    """The edition files as they must be once ``notebooks`` (path -> notebook to be written) are:
+    student notebooks regenerated; a workshop notebook keeps its stored outputs and takes its
+    notebook's new markdown and Colab set-up cell, which print nothing a test compares (what
+    ``tools.links pin`` changes). A change to any other code cell needs ``make editions``."""
+    import nbformat
+
+    out: dict[Path, str] = {}
+    for notebook, nb in notebooks.items():
+        if STUDENT.is_dir():
+            out[STUDENT / notebook.name] = _text(student_notebook(notebook, nb))
+        stored_path = WORKSHOP / notebook.name
+        if not stored_path.exists() or not spine_indices(nb):
+            continue
+        stored = nbformat.read(stored_path, as_version=4)
+        generated, _ = workshop_notebook(notebook, nb)
+        if [_shape(c) for c in stored.cells] != [_shape(c) for c in generated.cells]:
+            raise ValueError(f"{stored_path.relative_to(ROOT)} is out of date with its notebook: run "
+                             "`make editions` first.")
+        for have, want in zip(stored.cells, generated.cells, strict=True):
+            if _shape(have) == (have.cell_type,):
+                have.source, have.metadata = want.source, want.metadata
+        stored.metadata = generated.metadata
+        out[stored_path] = _text(stored)
     return out
 
 

@@ -463,19 +463,63 @@ def all_problems(notebooks: list[Path] | None = None, repo: Repository | None = 
     return per_notebook + readme_problems(notebooks, repo)
 
 
-def pin(ref: str, pyproject: Path = ROOT / "pyproject.toml") -> bool:
-    """Set ``[tool.retrieval_lab] branch`` to ``ref``; returns whether the file changed."""
+def pinned_pyproject(ref: str, text: str, name: str = "pyproject.toml") -> str:
+    """The pyproject text with ``[tool.retrieval_lab] branch`` set to ``ref``."""
     if not _REF.match(ref):
         raise ValueError(f"{ref!r} is not a git ref Binder can use (letters, digits, '.', '_', '-', '/')")
-    text = pyproject.read_text(encoding="utf-8")
     table = re.search(r"^\[tool\.retrieval_lab\]\n(?:(?!^\[).*\n?)*", text, re.M)
     if not table or not re.search(r'^branch\s*=\s*"[^"]*"', table.group(0), re.M):
-        raise ValueError(f"{pyproject.name}: [tool.retrieval_lab] has no branch = \"...\" line to pin")
+        raise ValueError(f"{name}: [tool.retrieval_lab] has no branch = \"...\" line to pin")
     body = re.sub(r'^branch\s*=\s*"[^"]*"', f'branch = "{ref}"', table.group(0), count=1, flags=re.M)
-    new = text[:table.start()] + body + text[table.end():]
-    if new != text:
-        pyproject.write_text(new, encoding="utf-8")
-    return new != text
+    return text[:table.start()] + body + text[table.end():]
+
+
+def pin_plan(ref: str, pyproject: Path = ROOT / "pyproject.toml") -> dict[Path, str]:
+    """Every file ``pin`` changes, as it will be, computed before any is written: pyproject's
+    branch, each notebook's badges and Colab set-up cell, the README, the instructor guide and
+    the editions. Raises (and nothing is written) when any of them cannot be made."""
+    try:
+        import nbformat
+
+        from tools import editions, instructor_guide
+    except ImportError as error:
+        raise RuntimeError(
+            f"tools.links pin needs the course's environment ({error.name} is missing): run "
+            f"`.venv/bin/python -m tools.links pin {ref}` (`make venv` builds .venv)."
+        ) from error
+    text = pyproject.read_text(encoding="utf-8")
+    new_pyproject = pinned_pyproject(ref, text, pyproject.name)
+    repo = repository(ref=ref, pyproject=pyproject)
+    plan: dict[Path, str] = {pyproject: new_pyproject}
+    notebooks = _notebooks()
+    pinned = {}
+    for path in notebooks:
+        nb = _read(path)
+        if not nb.cells or nb.cells[0].cell_type != "markdown":
+            raise ValueError(f"{path.name}: the first cell is not the markdown header; add one first.")
+        nb.cells[0].source = fixed_header(nb.cells[0].source, path.name, repo)
+        for cell in nb.cells:
+            if COLAB_TAG in cell.get("metadata", {}).get("tags", []):
+                cell.source = colab_cell_source(path, repo)
+                cell.metadata = nbformat.from_dict(_fold(cell.metadata))
+        pinned[path] = nb
+        plan[path] = editions._text(nb)
+    plan[README] = expected_readme(README.read_text(encoding="utf-8"), notebooks, repo)
+    plan[instructor_guide.GUIDE] = instructor_guide.render(repo=repo)
+    plan.update(editions.refreshed_editions(pinned))
+    return {path: new for path, new in plan.items()
+            if not path.exists() or path.read_text(encoding="utf-8") != new}
+
+
+def pin(ref: str, pyproject: Path = ROOT / "pyproject.toml") -> list[Path]:
+    """Point everything at ``ref``, all or nothing: returns the files written."""
+    plan = pin_plan(ref, pyproject)
+    for path, text in plan.items():
+        temporary = path.with_name(path.name + ".pin-tmp")
+        temporary.write_text(text, encoding="utf-8")
+    for path in plan:
+        path.with_name(path.name + ".pin-tmp").replace(path)
+    return list(plan)
 
 
 # --------------------------------------------------------------------------- CLI
@@ -491,17 +535,26 @@ def main(argv: list[str] | None = None) -> int:
     pinned.add_argument("ref", help="the tag the workshop will use")
     args = parser.parse_args(argv)
     if args.command == "pin":
-        if pin(args.ref):
-            print(f"links: [tool.retrieval_lab] branch = {args.ref!r} in pyproject.toml")
-        args.command = "write"
+        try:
+            written = pin(args.ref)
+        except (RuntimeError, ValueError) as error:
+            print(f"links: nothing changed. {error}")
+            return 2
+        print(f"links: pinned to {args.ref!r}: {len(written)} file(s) written")
+        for path in written:
+            print(f"  {path.relative_to(ROOT)}")
+        args.command = "check"
 
     notebooks = _notebooks()
     if args.command == "workshop":
         repo = repository(ref=args.ref)
         print(f"Binder, pinned to {args.ref}: {repo.binder()}")
+        workshop_dir = ROOT / "editions" / "workshop"
         for path in notebooks:
-            print(f"  {path.name}: {repo.binder(path.name)}")
-            print(f"  {' ' * len(path.name)}  {repo.colab(path.name)}")
+            edition = workshop_dir / path.name
+            where = f"editions/workshop/{path.name}" if edition.exists() else f"notebooks/{path.name}"
+            print(f"  {path.name}: {repo.binder_path(where)}")
+            print(f"  {' ' * len(path.name)}  {repo.colab_path(where)}")
         return 0
     repo = repository()
     if args.command == "write":
