@@ -29,6 +29,16 @@ def test_the_guide_is_not_stale():
     assert current == rendered(), "docs/instructor-guide.md is stale: run `python -m tools.instructor_guide`"
 
 
+def test_the_learners_set_up_page_is_not_stale():
+    page = guide.SETUP_PAGE
+    assert page.exists() and page.read_text(encoding="utf-8") == guide.render_setup(), (
+        "docs/setup.md is stale: run `python -m tools.instructor_guide`")
+    text = page.read_text(encoding="utf-8")
+    for needed in ("## Binder", "## Colab", "## Your own machine", "10 minutes without activity",
+                   "*File → Download*", "needs Python 3.11 or 3.12", guide.CONDA_ROUTE.split(" && ")[0]):
+        assert needed in text, needed
+
+
 def test_instructor_notes_name_real_notebooks_and_answer_their_questions():
     assert guide.note_problems() == []
 

@@ -21,7 +21,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 OUTPUT = ROOT / "build" / "site"
 _VENDORED = ROOT / "tools" / "nbconvert-templates" / "retrieval-lab-slides" / "static"
-_GUIDES = ("instructor-guide.md", "glossary.md")
+_GUIDES = ("instructor-guide.md", "setup.md", "glossary.md")
 _TABLE = re.compile(r"<!-- notebooks:start -->\n(.*?)<!-- notebooks:end -->", re.S)
 
 

@@ -506,6 +506,7 @@ def pin_plan(ref: str, pyproject: Path = ROOT / "pyproject.toml") -> dict[Path, 
         plan[path] = editions._text(nb)
     plan[README] = expected_readme(README.read_text(encoding="utf-8"), notebooks, repo)
     plan[instructor_guide.GUIDE] = instructor_guide.render(repo=repo)
+    plan[instructor_guide.SETUP_PAGE] = instructor_guide.render_setup(repo=repo)
     plan.update(editions.refreshed_editions(pinned))
     return {path: new for path, new in plan.items()
             if not path.exists() or path.read_text(encoding="utf-8") != new}
