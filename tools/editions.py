@@ -372,6 +372,34 @@ def wrong_errors(source_nb, edition_nb, origins: list) -> list[str]:
     return found
 
 
+def with_solutions(nb) -> tuple[object, list[tuple[int, int]]]:
+    """The notebook with, at its end, each exercise's worked solution and its check again: a spine
+    must hold what its solution needs. Returns it and (exercise cell, appended check cell) pairs."""
+    import nbformat
+
+    from tools.nbtools import _SOLUTION
+
+    out = copy.deepcopy(nb)
+    pairs = []
+    for i, cell in enumerate(nb.cells):
+        if "exercise" not in tags(cell):
+            continue
+        check = next((j for j in range(i + 1, len(nb.cells)) if "check" in tags(nb.cells[j])), None)
+        solution = next((j for j in range(i + 1, len(nb.cells)) if "solution" in tags(nb.cells[j])), None)
+        match = _SOLUTION.search(nb.cells[solution].source) if solution is not None else None
+        if check is None or match is None:
+            continue
+        out.cells.append(nbformat.v4.new_code_cell(match.group(1)))
+        out.cells.append(nbformat.v4.new_code_cell(nb.cells[check].source))
+        pairs.append((i, len(out.cells) - 1))
+    return out, pairs
+
+
+def _printed(cell) -> str:
+    return "".join(o.get("text", "") or str(o.get("data", {}).get("text/plain", ""))
+                   for o in cell.get("outputs", []))
+
+
 def _defined_where(nb, name: str, before: int) -> list[int]:
     pattern = re.compile(rf"^(?:def|class|async def)\s+{re.escape(name)}\b|^{re.escape(name)}\s*[:=]"
                          rf"|^(?:from\s+\S+\s+)?import\s+.*\b{re.escape(name)}\b", re.M)
@@ -521,8 +549,21 @@ def spine_report(notebook: Path) -> int:
         print(f"  NOTE core {minutes.core:.1f} min is outside {low}-{high}")
     import tempfile
 
+    solved, pairs = with_solutions(workshop)
     with tempfile.TemporaryDirectory() as tmp:
-        result = run(workshop, Path(tmp))
+        result = run(solved, Path(tmp))
+    if result.failed_cell is not None and result.failed_cell >= len(workshop.cells):
+        exercise = max(i for i, check in pairs if check >= result.failed_cell - 1)
+        print(f"  SOLUTION of the exercise in notebook cell {origins[exercise]} fails in the spine: "
+              f"{result.error} (the spine lacks a cell its solution needs)")
+        return 1
+    for exercise, check in pairs:
+        if "✓" not in _printed(solved.cells[check]):
+            print(f"  SOLUTION of the exercise in notebook cell {origins[exercise]} does not pass its "
+                  f"check in the spine: {_printed(solved.cells[check]).strip()[:200]}")
+            return 1
+    solved.cells = solved.cells[:len(workshop.cells)]
+    workshop = solved
     wrong = wrong_errors(nb, workshop, origins)
     for line in wrong:
         print(f"  WRONG ERROR {line}")
@@ -534,7 +575,7 @@ def spine_report(notebook: Path) -> int:
         return 1
     if result.failed_cell is None:
         print(f"  ran top to bottom: {sum(c.cell_type == 'code' for c in workshop.cells)} code cells, "
-              "no unexpected error")
+              f"no unexpected error; {len(pairs)} exercise solution(s) pass their checks")
         return 1 if problems else 0
     origin = origins[result.failed_cell]
     where = "the import cell" if origin is None else f"notebook cell {origin}"
