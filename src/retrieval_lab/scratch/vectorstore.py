@@ -27,13 +27,8 @@ from retrieval_lab.runtime.oop import add_to_class
 
 # %% notebooks/06_vectorstore.ipynb, cell 8
 class VectorStore(ABC):
-    """The store interface: documents in, the nearest documents to a query out.
-
-    A backend must define two things, ``similarity_search`` and the class method
-    ``from_texts``, plus one of ``add_texts`` / ``add_documents`` (each is written in
-    terms of the other, so defining either one makes both work). Everything else is
-    inherited: some of it works on any backend, the rest raises ``NotImplementedError``
-    until the backend overrides it, like the real base class.
+    """Documents in, the nearest documents to a query out. A backend writes the two
+    abstract members and one of ``add_texts`` / ``add_documents``; the rest is given.
     """
 
     # the two abstract members: what every backend must write
@@ -87,9 +82,7 @@ def add_texts(
     ids: list[str] | None = None,
     **kwargs: Any,
 ) -> list[str]:
-    """Wrap each text in a Document and hand them to ``add_documents``: this works only
-    when the subclass overrides ``add_documents``, or the two would call each other
-    forever."""
+    """Wrap each text in a Document and hand them to the backend's ``add_documents``."""
     if type(self).add_documents is VectorStore.add_documents:
         raise NotImplementedError(
             f"`add_texts` has not been implemented for {type(self).__name__}: "
@@ -105,12 +98,8 @@ def add_texts(
 # %% notebooks/06_vectorstore.ipynb, cell 12
 @add_to_class(VectorStore)
 def add_documents(self, documents: list[Document], **kwargs: Any) -> list[str]:
-    """Unpack the documents into texts, metadatas and ids, and hand them to
-    ``add_texts``.
-
-    The documents' own ids are passed on only if at least one document has an id and the
-    caller gave no ``ids=``: an explicit ``ids`` argument wins.
-    """
+    """Unpack the documents for the backend's ``add_texts``; their ids go along only if
+    one has an id and the caller gave no ``ids=``."""
     if type(self).add_texts is VectorStore.add_texts:
         raise NotImplementedError(
             "`add_documents` and `add_texts` has not been "
@@ -183,7 +172,57 @@ def _max_inner_product_relevance_score_fn(distance: float) -> float:
     return -1.0 * distance
 
 
+# %% notebooks/06_vectorstore.ipynb, cell 20
+@add_to_class(VectorStore)
+def search(self, query: str, search_type: str, **kwargs: Any) -> list[Document]:
+    """Dispatch on ``search_type``: the switch a retriever uses."""
+    if search_type == "similarity":
+        return self.similarity_search(query, **kwargs)
+    if search_type == "similarity_score_threshold":
+        return [
+            doc
+            for doc, _ in self.similarity_search_with_relevance_scores(query, **kwargs)
+        ]
+    if search_type == "mmr":
+        return self.max_marginal_relevance_search(query, **kwargs)
+    raise ValueError(
+        f"search_type of {search_type} not allowed. Expected search_type to be "
+        "'similarity', 'similarity_score_threshold' or 'mmr'."
+    )
+
+
 # %% notebooks/06_vectorstore.ipynb, cell 21
+@add_to_class(VectorStore)
+def _get_retriever_tags(self) -> list[str]:
+    """The store's class name, and its embedder's if it has one: how traces label it."""
+    tags = [type(self).__name__]
+    if self.embeddings:
+        tags.append(type(self.embeddings).__name__)
+    return tags
+
+
+# %% notebooks/06_vectorstore.ipynb, cell 22
+@add_to_class(VectorStore)
+def as_retriever(self, **kwargs: Any) -> Any:
+    """This store in a ``VectorStoreRetriever``, imported when first needed: notebook
+    10 builds it."""
+    try:
+        from retrieval_lab.scratch.vectorstore_retriever import (
+            VectorStoreRetriever,
+        )  # built in notebook 10
+    except ModuleNotFoundError as exc:
+        if exc.name != _RETRIEVER_MODULE:
+            raise
+        raise NotImplementedError(
+            "as_retriever needs VectorStoreRetriever, which is built in notebook 10 "
+            f"({_RETRIEVER_MODULE}); it does not exist yet - run "
+            "notebook 10 and `make export`."
+        ) from None
+    tags = kwargs.pop("tags", None) or self._get_retriever_tags()
+    return VectorStoreRetriever(vectorstore=self, tags=tags, **kwargs)
+
+
+# %% notebooks/06_vectorstore.ipynb, cell 66
 @add_to_class(VectorStore)
 def _similarity_search_with_relevance_scores(
     self, query: str, k: int = 4, **kwargs: Any
@@ -215,7 +254,7 @@ def _kept_above(
     return kept
 
 
-# %% notebooks/06_vectorstore.ipynb, cell 22
+# %% notebooks/06_vectorstore.ipynb, cell 67
 @add_to_class(VectorStore)
 def similarity_search_with_relevance_scores(
     self, query: str, k: int = 4, **kwargs: Any
@@ -227,66 +266,7 @@ def similarity_search_with_relevance_scores(
     return _kept_above(pairs, score_threshold)
 
 
-# %% notebooks/06_vectorstore.ipynb, cell 23
-@add_to_class(VectorStore)
-def search(self, query: str, search_type: str, **kwargs: Any) -> list[Document]:
-    """Dispatch on ``search_type``: the switch a retriever uses."""
-    if search_type == "similarity":
-        return self.similarity_search(query, **kwargs)
-    if search_type == "similarity_score_threshold":
-        return [
-            doc
-            for doc, _ in self.similarity_search_with_relevance_scores(query, **kwargs)
-        ]
-    if search_type == "mmr":
-        return self.max_marginal_relevance_search(query, **kwargs)
-    raise ValueError(
-        f"search_type of {search_type} not allowed. Expected search_type to be "
-        "'similarity', 'similarity_score_threshold' or 'mmr'."
-    )
-
-
-# %% notebooks/06_vectorstore.ipynb, cell 24
-# ---- as_retriever: the bridge to chains, completed in notebook 10
-# ---------------------
-
-
-@add_to_class(VectorStore)
-def _get_retriever_tags(self) -> list[str]:
-    """The store's class name, and its embedder's when it has one: how traces label it.
-    """
-    tags = [type(self).__name__]
-    if self.embeddings:
-        tags.append(type(self.embeddings).__name__)
-    return tags
-
-
-# %% notebooks/06_vectorstore.ipynb, cell 25
-@add_to_class(VectorStore)
-def as_retriever(self, **kwargs: Any) -> Any:
-    """Wrap this store in a ``VectorStoreRetriever`` (``search_type``,
-    ``search_kwargs``, ``tags``).
-
-    The retriever class is built in notebook 10, so it is imported here, when first
-    needed.
-    """
-    try:
-        from retrieval_lab.scratch.vectorstore_retriever import (
-            VectorStoreRetriever,
-        )  # built in notebook 10
-    except ModuleNotFoundError as exc:
-        if exc.name != _RETRIEVER_MODULE:
-            raise
-        raise NotImplementedError(
-            "as_retriever needs VectorStoreRetriever, which is built in notebook 10 "
-            f"({_RETRIEVER_MODULE}); it does not exist yet - run "
-            "notebook 10 and `make export`."
-        ) from None
-    tags = kwargs.pop("tags", None) or self._get_retriever_tags()
-    return VectorStoreRetriever(vectorstore=self, tags=tags, **kwargs)
-
-
-# %% notebooks/06_vectorstore.ipynb, cell 73
+# %% notebooks/06_vectorstore.ipynb, cell 75
 # The eight twins that only run their sync twin in a worker thread (a course helper)
 from retrieval_lab.runtime.concurrency import in_thread as _in_thread
 from retrieval_lab.runtime.vectorstore_async import THREADED_TWINS
@@ -295,7 +275,7 @@ for _twin in THREADED_TWINS:
     add_to_class(VectorStore)(_twin)
 
 
-# %% notebooks/06_vectorstore.ipynb, cell 77
+# %% notebooks/06_vectorstore.ipynb, cell 79
 @add_to_class(VectorStore)
 async def aadd_texts(
     self,
@@ -316,7 +296,7 @@ async def aadd_texts(
     return await _in_thread(self.add_texts, texts, metadatas, **kwargs)
 
 
-# %% notebooks/06_vectorstore.ipynb, cell 78
+# %% notebooks/06_vectorstore.ipynb, cell 80
 @add_to_class(VectorStore)
 async def aadd_documents(self, documents: list[Document], **kwargs: Any) -> list[str]:
     """The backend's own ``aadd_texts`` if it wrote one, else ``add_documents`` in a
@@ -332,7 +312,7 @@ async def aadd_documents(self, documents: list[Document], **kwargs: Any) -> list
     return await _in_thread(self.add_documents, documents, **kwargs)
 
 
-# %% notebooks/06_vectorstore.ipynb, cell 82
+# %% notebooks/06_vectorstore.ipynb, cell 84
 @add_to_class(VectorStore)
 @classmethod
 async def afrom_documents(
@@ -364,7 +344,7 @@ async def asearch(self, query: str, search_type: str, **kwargs: Any) -> list[Doc
     )
 
 
-# %% notebooks/06_vectorstore.ipynb, cell 83
+# %% notebooks/06_vectorstore.ipynb, cell 85
 @add_to_class(VectorStore)
 async def _asimilarity_search_with_relevance_scores(
     self, query: str, k: int = 4, **kwargs: Any
