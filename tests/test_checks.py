@@ -1,83 +1,74 @@
-"""The exercise checks' rules (DESIGN.md): a computed prediction is refused, the message counts
-right answers without naming them, the oracle refuses while the learner's code runs, and a broken
-harness is never agreement."""
+"""The exercise checks' rules (docs/design.md): the expected value exists only after the attempt
+returned, the answer is compared as plain data, a computed prediction is refused, the message
+counts right answers without naming them (and only says "not yet" in the student edition), and a
+broken harness is never agreement. The allowlist itself: tests/test_allowlist.py and
+tests/test_shortcuts.py."""
 
 from __future__ import annotations
 
-import sqlite3
+import sys
 
 import pytest
 
-from retrieval_lab.checks import (
-    Refused,
-    check_behaviour,
-    check_function,
-    check_prediction,
-    check_value,
-    refusing,
-)
+import retrieval_lab.checks as checks
+from retrieval_lab.checks import check_behaviour, check_function, check_prediction, check_value
 
 
 def oracle(x: int) -> int:
     return 2 * x
 
 
-def _closure():
-    offset = 0
-
-    def inner(x: int) -> int:
-        return 2 * x + offset
-
-    return inner
+def test_a_right_answer_passes():
+    assert check_function("E", lambda x: x + x, oracle=oracle, cases=[1, 2, -3], hint="h").passed
 
 
-class Real:
-    def method(self, x: int) -> int:
-        return 2 * x
+def test_the_expected_value_is_not_there_while_the_attempt_runs():
+    def peek(x):
+        frame = sys._getframe(1)
+        found = [v for k, v in frame.f_locals.items() if k.startswith("expect")]
+        return found[0] if found else -1
+
+    result = check_function("E", peek, oracle=oracle, cases=[3], hint="h")
+    assert not result.passed and "got -1" in result.message
 
 
-def test_a_right_answer_passes_and_the_oracle_works_again_afterwards():
-    result = check_function("E", lambda x: x + x, oracle=oracle, cases=[1, 2, -3], hint="h", refuse=[oracle])
-    assert result.passed
-    assert oracle(4) == 8
+class _Zero(float):
+    def __sub__(self, other):
+        return 0.0
+
+    def __eq__(self, other):
+        return True
+
+    __hash__ = float.__hash__
 
 
-@pytest.mark.parametrize("make_call", [
-    lambda: (lambda x: oracle(x)),
-    lambda: (lambda x: Real().method(x)),
-    lambda: (lambda x: (sqlite3.connect(":memory:"), 2 * x)[1]),
-])
-def test_calling_the_oracle_or_the_real_method_is_refused(make_call):
-    refuse = [oracle, Real.method, sqlite3.connect]
-    result = check_function("E", make_call(), oracle=oracle, cases=[1], hint="h", refuse=refuse)
-    assert not result.passed and "which this exercise asks you to write" in result.message
-    assert Real().method(2) == 4 and sqlite3.connect(":memory:") is not None
+class _Same:
+    def __eq__(self, other):
+        return True
 
 
-def test_a_swallowed_refusal_is_still_reported():
-    def sneaky(x):
-        try:
-            return oracle(x)
-        except BaseException:
-            return 2 * x
-
-    result = check_function("E", sneaky, oracle=oracle, cases=[1], hint="h", refuse=[oracle])
-    assert not result.passed and "oracle, which" in result.message
+@pytest.mark.parametrize("answer", [_Zero(1.0), _Same(), [_Same()]])
+def test_a_value_in_disguise_is_refused_with_the_reason(answer):
+    result = check_function("E", lambda x: answer, oracle=oracle, cases=[1], hint="h",
+                            same=lambda a, b: a == b)
+    assert not result.passed and "plain values" in result.message
 
 
-def test_a_closure_refuses_and_is_put_back():
-    inner = _closure()
-    with refusing(inner) as called, pytest.raises(Refused):
-        inner(1)
-    assert called and inner(3) == 6
+def test_behaviour_and_value_checks_see_plain_data():
+    seen = []
 
-
-def test_behaviour_and_value_checks_refuse_too():
     def problems(f):
-        return None if f() == 2 else "wrong"
+        seen.append(type(f(1)))
+        return None
 
-    assert not check_behaviour("B", lambda: oracle(1), problems=problems, hint="h", refuse=[oracle]).passed
-    assert not check_value("V", lambda: oracle(1), problems=lambda v: None, hint="h", refuse=[oracle]).passed
+    assert check_behaviour("B", lambda x: _Zero(0.5) * 0 + 0.5, problems=problems, hint="h").passed
+    assert seen == [float]
+    assert check_value("V", lambda: [1.5], problems=lambda v: None if v == [1.5] else "no",
+                       hint="h").passed
+    wrong = check_behaviour("B", lambda x: _Zero(2.0), problems=lambda f: f(1) and None, hint="h")
+    assert not wrong.passed and "plain values" in wrong.message
+    disguised = check_value("V", lambda: {"a": [_Zero(1.0)]}, problems=lambda v: None, hint="h")
+    assert not disguised.passed
 
 
 def test_a_missing_harness_name_is_never_agreement():
@@ -153,48 +144,13 @@ def test_same_ranking_never_agrees_with_a_nan_score():
     assert not same_ranking([("a", float("nan"))], [("a", 0.5)])
 
 
-def test_a_frozen_module_keeps_its_oracle():
-    import types as _types
-
-    from retrieval_lab.checks import frozen
-
-    module = _types.ModuleType("retrieval_lab_test_frozen")
-    module.cases = lambda: [1, 2]
-    import sys
-
-    sys.modules[module.__name__] = module
-    frozen(module.__name__)
-    with pytest.raises(AttributeError, match="cannot be changed"):
-        module.cases = lambda: []
-    del sys.modules[module.__name__]
+def test_the_student_edition_says_only_not_yet(monkeypatch):
+    monkeypatch.setattr(checks, "EDITION", "student")
+    result = check_prediction("P", a_wrong, truth=truth, hint="h")
+    assert not result.passed and result.message == "not yet. Hint: h"
+    assert check_prediction("P", right, truth=truth, hint="h").passed
 
 
-def test_a_copy_made_from_the_oracles_code_while_the_check_runs_refuses():
-    import types as _types
-
-    from retrieval_lab.checks import CodeGuard
-
-    saved = oracle.__code__
-
-    def copier(x):
-        return _types.FunctionType(saved, globals())(x)
-
-    guard = CodeGuard(oracle)
-    result = check_function("E", copier, oracle=oracle, cases=[1], hint="h", refuse=[oracle, (guard, "calls")])
-    assert not result.passed and "which this exercise asks you to write" in result.message
-    assert copier(2) == 4  # put back afterwards
-
-
-def test_a_c_call_guard_refuses_a_builtin_reached_any_way():
-    from retrieval_lab.checks import CallGuard
-
-    guard = CallGuard("math.factorial", lambda f: getattr(f, "__name__", "") == "factorial")
-
-    def sneaky(x):
-        import importlib
-
-        return importlib.import_module("math").factorial(x)
-
-    result = check_function("E", sneaky, oracle=lambda x: 1 if x < 2 else 2, cases=[2], hint="h",
-                            refuse=[(guard, "calls")])
-    assert not result.passed and "math.factorial" in result.message
+def test_the_student_edition_follows_the_environment(monkeypatch):
+    monkeypatch.setenv("RETRIEVAL_LAB_EDITION", "student")
+    assert check_prediction("P", b_wrong, truth=truth, hint="h").message.startswith("not yet")

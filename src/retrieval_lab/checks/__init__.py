@@ -3,7 +3,7 @@
 An exercise is a stub the learner fills in, followed by a check cell. The check says one of:
 
 - ``… not attempted yet`` while the stub still raises ``NotImplementedError`` (or is ``...``);
-- ``✗ …`` with a hint when the answer runs but is wrong, naming the input it was tried on (and
+- ``✗ …`` with a hint when the answer is refused or wrong, naming the input it was tried on (and
   never the expected value unless the exercise opts in: a prediction read off a check is not a
   prediction);
 - ``✗ … raised …`` when the learner's code raises: the exception is reported, not re-raised;
@@ -12,14 +12,14 @@ An exercise is a stub the learner fills in, followed by a check cell. The check 
 The expected answers are never typed in: each check computes them from an *oracle* - usually the
 real langchain-core class - on the same inputs, so a check cannot drift from the library.
 
-Three rules make a check a teacher, not a puzzle to game (DESIGN.md, "Rules that make a check a
-teacher"):
+The rules that make a check a teacher (docs/design.md, "Rules that make a check a teacher"):
 
-- a prediction is a literal the learner writes: ``check_prediction`` reads the function's source
-  and refuses a computed answer, and its message counts right answers without naming them;
-- the oracle is out of reach: while the learner's code runs, every object in ``refuse`` (the
-  oracle, the real method the exercise mirrors) raises :class:`Refused`, and the check reports
-  the call even when the learner's code swallowed it (``refusing``);
+- an allowlist, decided before the code runs: the check reads the cell behind the learner's answer
+  and refuses what the exercise does not allow (``allow.py``; each answer module's ``ALLOWED``);
+- nothing for the learner's object to fool: the expected value is computed after the attempt
+  returns, and the answer is compared only as plain data (``allow.plain``);
+- a prediction is a literal the learner writes, and the message counts right answers without
+  naming them (in the student edition it says only ✓ or "not yet");
 - a broken harness is not agreement: an exception agrees with the oracle only when the learner's
   function raised it for the input under test, and a ``NameError`` never does.
 """
@@ -27,17 +27,25 @@ teacher"):
 from __future__ import annotations
 
 import ast
-import gc
 import inspect
+import os
 import sys
 import textwrap
 import types
-import warnings
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from retrieval_lab.checks.allow import (
+    Allow,
+    NotPlainError,
+    RefusedError,
+    cell_of,
+    namespace_of,
+    plain,
+    prediction_cell,
+    review,
+)
 from retrieval_lab.evaluation.compare import error_family
 
 Status = Literal["not attempted", "wrong", "error", "ok"]
@@ -89,285 +97,96 @@ def _show_case(case: Any) -> str:
     return ", ".join(parts)
 
 
-def _run_stub(exercise: str, attempt: Any, hint: str) -> Any:
-    """The learner's value: ``attempt`` itself, or what calling it returns when it is a function.
-
-    Returns a CheckResult instead when the stub is untouched (NotImplementedError) or raises:
-    the learner's exception is reported, never re-raised.
-    """
-    if not callable(attempt) or isinstance(attempt, type):
-        return attempt
+def _plain_or_raw(value: Any) -> Any:
+    """``value`` as plain data when it is data; an object the check inspects itself (a store,
+    a class's instance) as it is; a generator as a generator of plain items. A number, string
+    or container of a type made from a builtin one is refused (NotPlainError)."""
+    if isinstance(value, types.GeneratorType):
+        return (_plain_or_raw(item) for item in value)
     try:
-        return attempt()
-    except NotImplementedError:
-        return _not_attempted(exercise)
-    except Refused as refusal:
-        return _refused(exercise, refusal, hint)
-    except Exception as exc:
-        return _learner_error(exercise, exc, hint)
+        return plain(value)
+    except NotPlainError as problem:
+        if problem.disguised:
+            raise
+        return value  # a store, an instance of the learner's vetted class: the check looks
 
 
-
-# --------------------------------------------------------------------------- the oracle refuses
-
-
-class Refused(BaseException):
-    """Raised when the learner's code calls something the exercise asks them to write.
-
-    A ``BaseException``, not an ``Exception``, so ``except Exception`` in the learner's code (or
-    in a library between them and the call) does not swallow it.
-    """
-
-    def __init__(self, name: str) -> None:
-        super().__init__(f"your function called {name}, which this exercise asks you to write")
-        self.name = name
-
-
-def _display_name(target: Any) -> str:
-    if isinstance(target, tuple):
-        owner, attr = target
-        return f"{getattr(owner, '__name__', type(owner).__name__)}.{attr}"
-    target = getattr(target, "__func__", target)
-    module = getattr(target, "__module__", "") or ""
-    name = getattr(target, "__qualname__", None) or getattr(target, "__name__", repr(target))
-    return name if module in ("", "__main__", "builtins") else f"{module.rsplit('.', 1)[-1]}.{name}"
-
-
-_PLACEHOLDER = "@@retrieval-lab-refuse@@"
-
-
-def _refusing_code(function: types.FunctionType, refuse: Callable[..., Any]) -> types.CodeType:
-    """A code object that calls ``refuse`` instead of the function's body.
-
-    It has as many free variables as the function's closure (Python checks that when
-    ``__code__`` is replaced), and holds ``refuse`` as a constant, so it needs no global name in
-    the function's module.
-    """
-    free = [f"_f{i}" for i in range(len(function.__code__.co_freevars))]
-    lines = ["def _outer():", *(f"    {name} = None" for name in free), "    def _refused(*a, **k):"]
-    if free:
-        lines.append(f"        ({', '.join(free)},)")
-    lines += [f"        return {_PLACEHOLDER!r}(a, k)", "    return _refused"]
-    namespace: dict[str, Any] = {}
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", SyntaxWarning)  # "'str' object is not callable"
-        exec("\n".join(lines), namespace)  # a fixed template: no learner input
-    code = namespace["_outer"]().__code__
-    consts = tuple(refuse if c == _PLACEHOLDER else c for c in code.co_consts)
-    return code.replace(co_consts=consts, co_name=function.__code__.co_name)
-
-
-def _namespaces() -> list[dict[str, Any]]:
-    """Where a builtin may be bound: the notebook's namespace and every loaded module."""
-    spaces = []
-    try:
-        from IPython import get_ipython
-
-        shell = get_ipython()
-    except ImportError:
-        shell = None
-    if shell is not None:
-        spaces.append(shell.user_ns)
-    for module in list(sys.modules.values()):
-        space = getattr(module, "__dict__", None)
-        if isinstance(space, dict):
-            spaces.append(space)
-    return spaces
-
-
-def code_sharers(targets: Sequence[Any]) -> dict[types.CodeType, list[types.FunctionType]]:
-    """For each Python function among ``targets``, the other functions that run its very code.
-
-    A learner can make a second function from the oracle's code object
-    (``types.FunctionType(oracle.__code__, oracle.__globals__)``) before the check runs; it
-    shares the code object, so one walk of the garbage collector's objects finds it.
-    """
-    codes = {}
-    for target in targets:
-        if isinstance(target, tuple):
-            continue
-        function = getattr(target, "__func__", target)
-        if isinstance(function, types.FunctionType):
-            codes[id(function.__code__)] = function.__code__
-    found: dict[types.CodeType, list[types.FunctionType]] = {}
-    if not codes:
-        return found
-    for referrer in gc.get_referrers(*codes.values()):
-        if isinstance(referrer, types.FunctionType) and id(referrer.__code__) in codes:
-            found.setdefault(referrer.__code__, []).append(referrer)
-    return found
-
-
-@contextmanager
-def refusing(*targets: Any, sharers: dict | None = None) -> Iterator[list[str]]:
-    """While the block runs, each target refuses to be called; yields the names of those called.
-
-    A target is a Python function or method (its code is swapped, so every reference to it
-    refuses, and so does every function made from the same code: ``sharers``, from
-    ``code_sharers(targets)``, found here when not given), a bound method (its function's
-    code), an ``(owner, "attr")`` pair (the attribute is
-    replaced), or any other callable, such as a builtin (replaced wherever the notebook or a
-    loaded module binds it). Everything is put back when the block ends.
-    """
-    called: list[str] = []
-    undo: list[Callable[[], None]] = []
-    if sharers is None:
-        sharers = code_sharers(targets)
-
-    def refuser(name: str) -> Callable[..., Any]:
-        def refuse(*_args: Any, **_kwargs: Any) -> Any:
-            called.append(name)
-            raise Refused(name)
-
-        return refuse
-
-    try:
-        for target in targets:
-            name = _display_name(target)
-            if isinstance(target, tuple):
-                owner, attr = target
-                original = owner.__dict__.get(attr, getattr(owner, attr))
-                setattr(owner, attr, refuser(name))
-                undo.append(lambda o=owner, a=attr, v=original: setattr(o, a, v))
-                continue
-            function = getattr(target, "__func__", target)
-            if isinstance(function, types.FunctionType):
-                code = function.__code__
-                refuse = lambda a, k, n=name: refuser(n)(*a, **k)  # noqa: E731
-                # the function, and every copy made from its code before the check
-                # (types.FunctionType(oracle.__code__, ...)): each refuses
-                for each in [function, *sharers.get(code, [])]:
-                    if each.__code__ is code:
-                        each.__code__ = _refusing_code(each, refuse)
-                        undo.append(lambda f=each, c=code: setattr(f, "__code__", c))
-                continue
-            if not callable(target):
-                raise TypeError(f"refusing() takes functions, methods or (owner, 'attr') pairs, got {target!r}")
-            stand_in = refuser(name)
-            for space in _namespaces():
-                for key, value in list(space.items()):
-                    if value is target:
-                        space[key] = stand_in
-                        undo.append(lambda s=space, k=key, v=target: s.__setitem__(k, v))
-        yield called
-    finally:
-        for step in reversed(undo):
-            step()
-
-
-def guarded(attempt: Callable[..., Any], refuse: Sequence[Any]) -> Callable[..., Any]:
-    """``attempt`` that runs with ``refuse`` refusing, and raises Refused if any was called."""
-    if not refuse:
-        return attempt
-    sharers = code_sharers(refuse)
+def _plain_calls(attempt: Callable[..., Any]) -> Callable[..., Any]:
+    """``attempt``, answering plain data: what the check's code compares is never the learner's
+    own object."""
 
     def run(*args: Any, **kwargs: Any) -> Any:
-        with refusing(*refuse, sharers=sharers) as called:
-            value = attempt(*args, **kwargs)
-        if called:
-            raise Refused(called[0])
-        return value
+        return _plain_or_raw(attempt(*args, **kwargs))
 
     run.__name__ = getattr(attempt, "__name__", "attempt")
     run.__wrapped__ = attempt  # type: ignore[attr-defined]
     return run
 
 
-# --------------------------------------------------------------------------- what refusing cannot see
-# ``refusing`` swaps functions' code and rebinds names. Three routes around it are closed here,
-# all used through the same ``refuse=`` argument (or around an answer module):
-#
-# - ``frozen``: an answer module whose attributes cannot be set or deleted, so a cell run before
-#   the check cannot swap its oracle or its cases (``nbNN.cases = lambda: []``: ✓ on 0 cases);
-# - ``no_calls_on``: while a block runs, calling a method of an object of the given C types
-#   raises Refused (a SQLite connection the learner opened before the check, or reached through
-#   ``object.__subclasses__()``, is no name to rebind, but every use of it is a method call);
-# - ``CallGuard`` and ``CodeGuard``: a ``refuse=`` target ``(guard, "calls")``: while refusing
-#   holds it, a profile hook refuses a C call the guard matches (every route into FAISS's search
-#   ends in one of its C functions) or any function running a refused function's code (a copy
-#   made with ``types.FunctionType(saved.__code__, ...)`` while the learner's code runs).
+def _run_stub(exercise: str, attempt: Any, hint: str) -> Any:
+    """The learner's value: ``attempt`` itself, or what calling it returns when it is a function.
 
-
-class _Frozen(types.ModuleType):
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError(f"{self.__name__} is what the checks compare with: it cannot be changed")
-
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError(f"{self.__name__} is what the checks compare with: it cannot be changed")
-
-
-def frozen(name: str) -> None:
-    """Make the module ``name`` refuse attribute assignment (call at the end of the module)."""
-    sys.modules[name].__class__ = _Frozen
-
-
-def _profile(refusal: Callable[[Any, str, Any], str | None]) -> Callable[..., None]:
-    """A profile function that raises Refused(name) when ``refusal(frame, event, arg)`` names
-    something, and passes every event on to the profile function set before it."""
-    previous = sys.getprofile()
-
-    def profile(frame: Any, event: str, arg: Any) -> None:
-        name = refusal(frame, event, arg)
-        if name is not None:
-            raise Refused(name)  # CPython unsets the hook, and the call raises this
-        if previous is not None:
-            previous(frame, event, arg)
-
-    return profile
-
-
-def _c_calls(matches: Callable[[Any], bool], name: str) -> Callable[[Any, str, Any], str | None]:
-    return lambda frame, event, arg: name if event == "c_call" and matches(arg) else None
-
-
-@contextmanager
-def no_calls_on(kinds: tuple[type, ...], name: str) -> Iterator[None]:
-    """While the block runs, calling a method of an instance of ``kinds`` raises Refused(name)."""
-    previous = sys.getprofile()
-    sys.setprofile(_profile(_c_calls(lambda f: isinstance(getattr(f, "__self__", None), kinds),
-                                     name)))
+    Returns a CheckResult instead when the stub is untouched (NotImplementedError) or raises:
+    the learner's exception is reported, never re-raised.
+    """
     try:
-        yield
-    finally:
-        sys.setprofile(previous)
+        if not callable(attempt) or isinstance(attempt, type):
+            return _plain_or_raw(attempt)
+        return _plain_or_raw(attempt())
+    except NotImplementedError:
+        return _not_attempted(exercise)
+    except NotPlainError as problem:
+        return _not_plain(exercise, problem, hint)
+    except Exception as exc:
+        return _learner_error(exercise, exc, hint)
 
 
-class CallGuard:
-    """A ``refuse=`` target ``(guard, "calls")``: C calls that ``matches`` raise Refused(name)
-    while ``checks.refusing`` has the attribute replaced (it sets it, then puts back None)."""
-
-    def __init__(self, name: str, matches: Callable[[Any], bool]) -> None:
-        self.__dict__.update(__name__=name, _refusal=_c_calls(matches, name), _previous=None,
-                             calls=None)
-
-    def __setattr__(self, attr: str, value: Any) -> None:
-        if attr != "calls":
-            raise AttributeError(attr)
-        if value is not None and self.__dict__["calls"] is None:
-            self.__dict__["_previous"] = sys.getprofile()
-            sys.setprofile(_profile(self._refusal))
-        elif value is None:
-            sys.setprofile(self.__dict__["_previous"])
-        self.__dict__["calls"] = value
+# --------------------------------------------------------------------------- the allowlist
 
 
-class CodeGuard(CallGuard):
-    """A ``refuse=`` target ``(guard, "calls")`` for Python functions: any function that runs
-    the code of one of them refuses, a copy made while the learner's code runs included
-    (``types.FunctionType(saved.__code__, ...)``, which swapping the originals' code misses)."""
+def _allow_for(exercise: str, owner: Any, namespace: dict[str, Any]) -> Allow | None:
+    """The exercise's :class:`Allow`: from the ``ALLOWED`` of the answer module that ``owner``
+    (the oracle, ``problems`` or ``truth`` a check cell passes) comes from, or, when a cell put
+    something else in its place, from the loaded answer module whose exercise of that name
+    judges an answer the notebook defines."""
+    module = sys.modules.get(getattr(owner, "__module__", None) or "")
+    allowed = getattr(module, "ALLOWED", None)
+    if isinstance(allowed, dict) and exercise in allowed:
+        return allowed[exercise]
+    for name, module in sorted(sys.modules.items()):
+        allowed = getattr(module, "ALLOWED", None) if name.startswith(_ANSWERS) else None
+        allow = allowed.get(exercise) if isinstance(allowed, dict) else None
+        if isinstance(allow, Allow) and all(a in namespace for a in allow.answers):
+            return allow
+    return None
 
-    def __init__(self, *functions: Any) -> None:
-        codes = {f.__code__: f.__name__ for f in functions}
-        super().__init__("a copy of " + ", ".join(codes.values()), lambda f: False)
 
-        def refusal(frame: Any, event: str, arg: Any) -> str | None:
-            return codes.get(frame.f_code) if event == "call" else None
-
-        self.__dict__["_refusal"] = refusal
+_ANSWERS = "retrieval_lab.checks.answers.nb"
 
 
-def _refused(exercise: str, refusal: Refused, hint: str) -> CheckResult:
-    return CheckResult(exercise, "wrong", f"{refusal}. Hint: {hint}")
+def _allowlist(exercise: str, attempt: Any, owner: Any, hint: str) -> CheckResult | None:
+    """A CheckResult when the cell behind the answer uses what the exercise does not allow."""
+    namespace = namespace_of(attempt)
+    allow = _allow_for(exercise, owner, namespace)
+    if allow is None:
+        return None
+    try:
+        review(allow, namespace)
+    except RefusedError as refusal:
+        if refusal.missing:
+            return CheckResult(exercise, "error", f"{refusal}.")
+        return CheckResult(exercise, "wrong", f"{refusal}. Hint: {hint}")
+    except SyntaxError as exc:
+        return CheckResult(exercise, "error", f"your cell does not parse ({exc.msg}).")
+    return None
+
+
+def _not_plain(exercise: str, problem: NotPlainError, hint: str) -> CheckResult:
+    return CheckResult(
+        exercise, "wrong",
+        f"your answer {problem}: the check compares plain values (numbers, strings, True/False, "
+        f"None, and lists, tuples, dicts and sets of them), so return one of those. Hint: {hint}",
+    )
 
 
 def _missing_name(exercise: str, exc: NameError) -> CheckResult:
@@ -407,13 +226,15 @@ def check_function(
     hint: str,
     same: Callable[[Any, Any], bool] | None = None,
     reveal_expected: bool = False,
-    refuse: Sequence[Any] = (),
+    refuse: Sequence[Any] = (),  # old check cells pass it: unused
 ) -> CheckResult:
-    """Call ``attempt`` and ``oracle`` on every case and compare what they return.
+    """Call ``attempt`` on every case, then ``oracle``, and compare what they return.
 
-    ``same(mine, expected)`` decides equality (default ``==``). If the oracle raises on a case,
-    the attempt must raise an exception of the same family there too, from inside its own code.
-    The oracle runs on every case first; then the attempt runs with ``refuse`` refusing.
+    First the exercise's allowlist reads the cell behind the answer (nothing runs before). On
+    each case the attempt runs on its own copy of the inputs and its answer becomes plain data;
+    only then does the oracle compute the expected value, and ``same(mine, expected)`` (default
+    ``==``) compares the two. If the oracle raises on a case, the attempt must raise an exception
+    of the same family there too, from inside its own code.
 
     A wrong answer names the case and shows what the learner's code returned, never what was
     expected, so a ``predict`` exercise cannot be solved by reading the check's message. A
@@ -426,33 +247,34 @@ def check_function(
         return CheckResult(
             exercise, "wrong", f"expected a function, got {type(attempt).__name__}. Hint: {hint}"
         )
+    refused = _allowlist(exercise, attempt, oracle, hint)
+    if refused is not None:
+        return refused
     equal = same or (lambda a, b: a == b)
-    expectations: list[tuple[bool, Any]] = []  # (raised, value or exception)
     for case in cases:
-        args, kwargs = _call_args(case)
+        args, kwargs = _call_args(_plain_or_raw(case))  # the attempt's own copy of plain inputs
+        raised: BaseException | None = None
         try:
-            expectations.append((False, oracle(*args, **kwargs)))
+            got = plain(attempt(*args, **kwargs))
+        except NotImplementedError:
+            return _not_attempted(exercise)
+        except NotPlainError as problem:
+            return _not_plain(exercise, problem, hint)
+        except Exception as exc:
+            raised = exc
+        args, kwargs = _call_args(case)
+        try:  # only now: nothing of the learner's ran while the expected value existed
+            expected, expected_raised = oracle(*args, **kwargs), False
         except NameError as exc:
             return _missing_name(exercise, exc)
         except Exception as exc:
-            expectations.append((True, exc))
-    sharers = code_sharers(refuse)
-    for case, (expected_raised, expected) in zip(cases, expectations, strict=True):
-        args, kwargs = _call_args(case)
-        try:
-            with refusing(*refuse, sharers=sharers) as called:
-                got = attempt(*args, **kwargs)
-        except NotImplementedError:
-            return _not_attempted(exercise)
-        except Refused as refusal:
-            return _refused(exercise, refusal, hint)
-        except Exception as exc:
-            if (expected_raised and _raised_inside(exc) and not isinstance(exc, NameError)
-                    and error_family(type(exc).__name__) == error_family(type(expected).__name__)):
+            expected, expected_raised = exc, True
+        if raised is not None:
+            if (expected_raised and _raised_inside(raised) and not isinstance(raised, NameError)
+                    and error_family(type(raised).__name__)
+                    == error_family(type(expected).__name__)):
                 continue  # refusing bad input is right; the message may differ from the real one
-            return _learner_error(exercise, exc, hint, _show_case(case))
-        if called:
-            return _refused(exercise, Refused(called[0]), hint)
+            return _learner_error(exercise, raised, hint, _show_case(case))
         if expected_raised:
             return CheckResult(
                 exercise,
@@ -468,7 +290,8 @@ def check_function(
             agrees = False
             hint = f"{hint} (comparing your answer raised {type(exc).__name__}: {exc})"
         if not agrees:
-            wanted = f"expected {_describe(expected)}, " if reveal_expected else "not what it should be: "
+            wanted = (f"expected {_describe(expected)}, " if reveal_expected
+                      else "not what it should be: ")
             return CheckResult(
                 exercise,
                 "wrong",
@@ -523,6 +346,16 @@ def _holds_ellipsis(value: Any) -> bool:
     return False
 
 
+#: Set to "student" (the environment variable RETRIEVAL_LAB_EDITION, or this module's EDITION)
+#: in an edition without solutions below the checks: a prediction then hears only ✓ or "not yet",
+#: never a count that could be probed one value at a time.
+EDITION = os.environ.get("RETRIEVAL_LAB_EDITION", "self-study")
+
+
+def _student_edition() -> bool:
+    return "student" in (EDITION, os.environ.get("RETRIEVAL_LAB_EDITION"))
+
+
 def check_prediction(
     exercise: str,
     attempt: Any,
@@ -534,18 +367,21 @@ def check_prediction(
     """Check a ``predict`` exercise: named predictions against what running the code gives.
 
     ``attempt`` is a zero-argument function whose body is one ``return`` of a dict literal; its
-    source is read, never run, so a computed answer is refused. ``truth()`` runs the real thing
-    and returns a dict with the same keys. A wrong answer says how many predictions are right -
-    never which, never the right values - so the message reads the same whichever is wrong and
-    the learner thinks again, then runs the code to see.
+    source is read, never run, so a computed answer is refused, and its cell holds nothing but
+    the prediction (a loop over guesses is refused). ``truth()`` runs the real thing and returns
+    a dict with the same keys. A wrong answer says how many predictions are right - never which,
+    never the right values - and in the student edition only "not yet".
     """
     if attempt is None or attempt is Ellipsis:
         return _not_attempted(exercise, "the `...` with your prediction")
     try:
         guess = prediction_literal(attempt)
+        cell = cell_of(attempt) if getattr(attempt, "__module__", None) == "__main__" else None
+        if cell is not None:
+            prediction_cell(cell[0])
     except NotImplementedError:
         return _not_attempted(exercise)
-    except ValueError as exc:
+    except (ValueError, RefusedError) as exc:
         return CheckResult(exercise, "wrong", f"{exc}.")
     except SyntaxError as exc:
         return CheckResult(exercise, "error", f"your prediction does not parse ({exc.msg}).")
@@ -568,10 +404,8 @@ def check_prediction(
         except Exception:
             pass
     if right < len(real):
-        return CheckResult(
-            exercise, "wrong",
-            f"{right} of {len(real)} predictions right. Hint: {hint}",
-        )
+        told = "not yet" if _student_edition() else f"{right} of {len(real)} predictions right"
+        return CheckResult(exercise, "wrong", f"{told}. Hint: {hint}")
     return CheckResult(exercise, "ok", f"all {len(real)} predictions right.")
 
 
@@ -581,18 +415,19 @@ def check_value(
     *,
     problems: Callable[[Any], str | None],
     hint: str,
-    refuse: Sequence[Any] = (),
+    refuse: Sequence[Any] = (),  # old check cells pass it: unused
 ) -> CheckResult:
     """Check a value the learner built. ``problems(value)`` returns what is wrong, or None.
 
-    ``attempt`` may be a zero-argument function (so a stub can raise NotImplementedError; it runs
-    with ``refuse`` refusing) or the value itself (``...`` meaning not attempted). Not for
-    predictions: those go through ``check_prediction``.
+    ``attempt`` may be a zero-argument function (so a stub can raise NotImplementedError) or the
+    value itself (``...`` meaning not attempted); ``problems`` sees it as plain data when it is
+    data. Not for predictions: those go through ``check_prediction``.
     """
     if attempt is None or attempt is Ellipsis:
         return _not_attempted(exercise, "the `...` with your answer")
-    if callable(attempt) and not isinstance(attempt, type):
-        attempt = guarded(attempt, refuse)
+    refused = _allowlist(exercise, attempt, problems, hint)
+    if refused is not None:
+        return refused
     value = _run_stub(exercise, attempt, hint)
     if isinstance(value, CheckResult):
         return value
@@ -613,31 +448,32 @@ def check_behaviour(
     *,
     problems: Callable[[Callable[..., Any]], str | None],
     hint: str,
-    refuse: Sequence[Any] = (),
+    refuse: Sequence[Any] = (),  # old check cells pass it: unused
 ) -> CheckResult:
     """Check a function by what it does: ``problems(attempt)`` uses it and says what is wrong.
 
     For exercises whose answer is a behaviour (e.g. "the copy must not share nested dicts")
-    rather than a value an oracle can produce. A function ``attempt`` is handed to ``problems``
-    wrapped so that ``refuse`` refuses while it runs (a class too, when ``refuse`` is given:
-    a class whose ``__new__`` returns the oracle's answer is no way around it); for a class
-    exercise, which passes no ``refuse``, ``problems`` uses ``refusing`` itself around the
-    learner's code. A NotImplementedError from the stub means
-    "not attempted"; any other exception from the learner's code is reported, not raised.
+    rather than a value an oracle can produce. The allowlist reads the answer's cell first; a
+    function ``attempt`` is handed to ``problems`` answering plain data. A NotImplementedError
+    from the stub means "not attempted"; any other exception from the learner's code is
+    reported, not raised.
     """
     if attempt is None or attempt is Ellipsis:
         return _not_attempted(exercise)
     if not callable(attempt):
-        return CheckResult(exercise, "wrong", f"expected a function, got {type(attempt).__name__}. Hint: {hint}")
-    if not isinstance(attempt, type) or refuse:
-        # a class in place of the function (its __new__ calling the oracle) refuses too
-        attempt = guarded(attempt, refuse)
+        return CheckResult(exercise, "wrong",
+                           f"expected a function, got {type(attempt).__name__}. Hint: {hint}")
+    refused = _allowlist(exercise, attempt, problems, hint)
+    if refused is not None:
+        return refused
+    if not isinstance(attempt, type):
+        attempt = _plain_calls(attempt)
     try:
         problem = problems(attempt)
     except NotImplementedError:
         return _not_attempted(exercise)
-    except Refused as refusal:
-        return _refused(exercise, refusal, hint)
+    except NotPlainError as exc:
+        return _not_plain(exercise, exc, hint)
     except Exception as exc:  # reported kindly
         return _learner_error(exercise, exc, hint)
     if problem:

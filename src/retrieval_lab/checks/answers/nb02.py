@@ -8,20 +8,10 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from retrieval_lab.checks import Refused, code_sharers, frozen, refusing
+from retrieval_lab.checks.allow import Allow
+from retrieval_lab.checks.answers import no_refusals
 from retrieval_lab.data.corpus import course_data
 from retrieval_lab.scratch.document import Document
-
-
-def _consumed(targets: tuple, make: Callable[[], Any], sharers: dict | None = None) -> Any:
-    """``make()`` run with ``targets`` refusing: a generator's body runs only as it is
-    consumed, so the consuming happens inside ``make``, within the block. ``sharers``:
-    ``code_sharers(targets)``, found once for many calls."""
-    with refusing(*targets, sharers=sharers) as called:
-        value = make()
-    if called:
-        raise Refused(called[0])
-    return value
 
 
 def _notebook_function(name: str) -> Any:
@@ -48,12 +38,12 @@ def _counting_loader_class() -> type:
     class CountingLoader(BaseLoader):
         def __init__(self, paths: list[Path]) -> None:
             self.paths = [Path(p) for p in paths]
-            self.files_read = 0
+            self._files_read = 0
 
         def lazy_load(self) -> Iterator[Any]:
             for path in self.paths:
                 text = path.read_text(encoding="utf-8")
-                self.files_read += 1
+                self._files_read += 1
                 yield Document(text, metadata={"source": path.as_posix()})
 
     return CountingLoader
@@ -79,7 +69,7 @@ def files_read() -> dict[str, int]:
     for line, run in _LINES.items():
         loader = loader_class(paths)
         run(loader)
-        counts[line] = loader.files_read
+        counts[line] = loader._files_read
     return counts
 
 
@@ -147,25 +137,18 @@ def _fields(documents: Any) -> list[tuple[str, dict]]:
     return [(d.page_content, d.metadata) for d in documents]
 
 
-def log_readers() -> tuple:
-    """What the exercise asks to rewrite: log_lines (this module's, and the notebook's)."""
-    shown = _notebook_function("log_lines")
-    return (log_lines,) if shown is None else (log_lines, shown)
 
 
 def line_problems(make: Callable[..., Any]) -> str | None:
     """The same Documents as log_lines on every stream, reading one line per Document."""
-    targets = log_readers()
-    sharers = code_sharers(targets)
     for text in _streams():
-        got = _consumed(targets, lambda text=text: _fields(make(_CountingStream(text), "log.txt")),
-                        sharers)
+        got = _fields(make(_CountingStream(text), "log.txt"))
         if got != _fields(log_lines(io.StringIO(text), "log.txt")):
             return f"on the stream {text!r} you gave {got}, not log_lines's Documents"
     for ending in ("\n", "\r\n"):
         text = "".join(f"request {n} served{ending}" for n in range(10_000))
         log = _CountingStream(text)
-        _consumed(targets, lambda log=log: next(iter(make(log, "big.log"))), sharers)
+        next(iter(make(log, "big.log")))
         if log.chars_read > 2 * len(f"request 0 served{ending}"):
             return (
                 f"asked for one Document, it read {log.chars_read:,} of the stream's "
@@ -191,28 +174,34 @@ def splitting_problems(split: Callable[..., Any]) -> str | None:
         CharacterTextSplitter(separator="\n", chunk_size=60, chunk_overlap=0),
         RecursiveCharacterTextSplitter(chunk_size=45, chunk_overlap=15, add_start_index=True),
     ]
-    targets = loader_methods()
-    sharers = code_sharers(targets)
     for chunker in chunkers:
         for files in (paths, [data / "dogs.txt", data / "cats.txt"], [], paths[::-1]):
             wanted = _fields(loader_class(files).load_and_split(chunker))
-            got = _consumed(targets, lambda f=files, c=chunker: _fields(
-                split(loader_class(f), c)), sharers)
+            got = _fields(split(loader_class(files), chunker))
             if got != wanted:
                 return f"on {len(files)} files the chunks differ from load_and_split's"
     huge = loader_class(sorted(data.glob("*.txt")) * 5_000)
-    _consumed(targets, lambda: next(iter(split(huge, chunkers[0]))), sharers)
-    if huge.files_read > 1:
-        return f"the first chunk cost {huge.files_read:,} file reads; one holds it"
+    next(iter(split(huge, chunkers[0])))
+    if huge._files_read > 1:
+        return f"the first chunk cost {huge._files_read:,} file reads; one holds it"
     return None
 
 
-def loader_methods() -> tuple:
-    """The real methods the exercise mirrors: load_and_split (and load, which reads all)."""
-    from langchain_core.document_loaders import BaseLoader
+# the check cells still pass refuse=: the allowlist (ALLOWED) replaced it
+log_readers = loader_methods = no_refusals
 
-    return (BaseLoader.load_and_split, reference_split)
-
-
-
-frozen(__name__)  # a cell before the check cannot swap the oracle or the cases
+#: What each exercise's answer may use (checks/allow.py reads its cell before it runs).
+ALLOWED = {
+    "Exercise 2": Allow(
+        answer="lazy_lines",
+        modules=["re", "itertools"],
+        names=["Document"],
+        refuse=["read", "readlines", "getvalue", "log_lines"],
+    ),
+    "Exercise 3": Allow(
+        answer="lazy_split",
+        modules=["itertools"],
+        names=[],
+        refuse=["load", "load_and_split"],
+    ),
+}

@@ -9,8 +9,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from retrieval_lab.checks import frozen
-from retrieval_lab.scratch import text_splitters as scratch
+from retrieval_lab.checks.allow import Allow
+from retrieval_lab.checks.answers import no_refusals
 from retrieval_lab.scratch.document import Document
 from retrieval_lab.scratch.text_splitters import RecursiveCharacterTextSplitter as Ours
 
@@ -92,30 +92,6 @@ def merge_cases(seed: int = 3, count: int = 60, fresh: bool = True
     return cases
 
 
-def step3_merges() -> tuple:
-    """Step 3's merge, wherever the learner can reach it: the notebook's functions (when its
-    cells ran), the exported module's, both classes' methods, and the real one."""
-    from langchain_text_splitters import TextSplitter as RealTextSplitter
-
-
-    found: list[Any] = [real_merge, RealTextSplitter._merge_splits, scratch._merge_pieces,
-                        scratch._emit_and_slide, scratch.TextSplitter._merge_splits]
-    try:
-        from IPython import get_ipython
-
-        shell = get_ipython()
-    except ImportError:
-        shell = None
-    if shell is not None:
-        space = shell.user_ns
-        for name in ("_merge_pieces", "_emit_and_slide"):
-            if callable(space.get(name)) and space[name] not in found:
-                found.append(space[name])
-        splitter_class = space.get("TextSplitter")
-        method = getattr(splitter_class, "_merge_splits", None)
-        if method is not None and method not in found:
-            found.append(method)
-    return tuple(found)
 
 
 # ----------------------------------------------------------------- Exercise 3: extend
@@ -223,5 +199,15 @@ def id_problems(attempt: Callable[..., Any]) -> str | None:
     return None
 
 
+# the check cells still pass refuse=: the allowlist (ALLOWED) replaced it
+step3_merges = no_refusals
 
-frozen(__name__)  # a cell before the check cannot swap the oracle or the cases
+#: What each exercise's answer may use (checks/allow.py reads its cell before it runs).
+ALLOWED = {
+    "Exercise 2": Allow(
+        answer="merge",
+        modules=["itertools", "math"],
+        refuse=["split_text", "split_documents", "create_documents", "merge_splits"],
+    ),
+    "Exercise 3": Allow(answer="split_with_ids", modules=["copy", "itertools"], names=["Document"]),
+}

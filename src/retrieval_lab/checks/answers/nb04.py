@@ -7,10 +7,10 @@ from typing import Any
 
 import numpy as np
 
-from retrieval_lab.checks import frozen
+from retrieval_lab.checks.allow import Allow
+from retrieval_lab.checks.answers import no_refusals
 from retrieval_lab.evaluation.compare import same_ranking as same
 from retrieval_lab.models.embeddings import BagOfWords, MiniLM
-from retrieval_lab.scratch import embeddings
 
 # ----------------------------------------------------------------- helpers
 
@@ -21,16 +21,6 @@ def _real_cosine(x: Any, y: Any) -> np.ndarray:
     return _cosine_similarity(x, y)
 
 
-def notebook_names(*names: str) -> list[Any]:
-    """The notebook's own functions of these names (those it defined; none when run outside)."""
-    try:
-        from IPython import get_ipython
-    except ImportError:
-        return []
-    shell = get_ipython()
-    if shell is None:
-        return []
-    return [shell.user_ns[n] for n in names if callable(shell.user_ns.get(n))]
 
 
 # ----------------------------------------------------------------- Exercise 1: predict
@@ -122,13 +112,6 @@ def same_ranking(mine: Any, real: Any) -> bool:
     return close and same(mine, real)
 
 
-def cosine_refused() -> list[Any]:
-    """The oracle, the real cosine, the course's and the notebook's: the learner mends the line."""
-    from langchain_core.vectorstores.utils import _cosine_similarity
-
-
-    return [rank, _cosine_similarity, embeddings.cosine_similarity,
-            *notebook_names("cosine_similarity")]
 
 
 def rank_cases(fresh: bool = True) -> list[tuple[list[float], list[list[float]]]]:
@@ -209,5 +192,20 @@ def distance_problems(attempt) -> str | None:
     return None
 
 
+# the check cells still pass refuse=: the allowlist (ALLOWED) replaced it
+cosine_refused = no_refusals
 
-frozen(__name__)  # a cell before the check cannot swap the oracle or the cases
+#: What each exercise's answer may use (checks/allow.py reads its cell before it runs).
+ALLOWED = {
+    "Exercise 2": Allow(
+        answer="angle_degrees",
+        modules=["numpy", "math"],
+        names=["cosine_similarity"],
+    ),
+    "Exercise 3": Allow(
+        answer="rank",
+        modules=["numpy", "math"],
+        refuse=["cdist", "cosine_similarity", "cosine_matrix"],
+    ),
+    "Exercise 4": Allow(answer="cosine_for_distance", modules=["math"]),
+}

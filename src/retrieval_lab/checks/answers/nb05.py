@@ -6,8 +6,8 @@ import random
 
 import numpy as np
 
-from retrieval_lab.checks import frozen
-from retrieval_lab.checks.answers.nb04 import notebook_names
+from retrieval_lab.checks.allow import Allow
+from retrieval_lab.checks.answers import no_refusals
 from retrieval_lab.models import minilm
 from retrieval_lab.models.embeddings import MiniLM
 
@@ -60,11 +60,6 @@ def attention_cases() -> list[tuple[list[str], int]]:
     return cases
 
 
-def attention_refused() -> list:
-    """The attention the notebook shows, and the course's: the learner mends, never calls."""
-
-    shown = notebook_names("self_attention", "attention_weights")
-    return [minilm.self_attention, minilm.attention_weights, minilm.encoder_layer, *shown]
 
 
 def attention_problems(attend) -> str | None:
@@ -130,5 +125,24 @@ def pair_cases(fresh: bool = True) -> list[tuple[list[str]]]:
     return cases
 
 
+# the check cells still pass refuse=: the allowlist (ALLOWED) replaced it
+attention_refused = no_refusals
 
-frozen(__name__)  # a cell before the check cannot swap the oracle or the cases
+#: What each exercise's answer may use (checks/allow.py reads its cell before it runs).
+ALLOWED = {
+    "Exercise 2": Allow(
+        answer="attention_by_head",
+        modules=["numpy", "math"],
+        names=["linear"],
+        refuse=["self_attention", "attention_weights", "encoder_layer"],
+    ),
+    "Exercise 3": Allow(
+        answer="paraphrase_pairs",
+        modules=["numpy", "math"],
+        names=["MiniLM"],
+        refuse=["similarity_search", "similarity_search_with_score", "similarity_search_by_vector",
+                "similarity_search_with_relevance_scores", "max_marginal_relevance_search",
+                "as_retriever", "invoke", "get_by_ids", "add_texts", "add_documents",
+                "from_texts"],
+    ),
+}

@@ -10,11 +10,8 @@ from typing import Any
 
 import numpy as np
 
-from retrieval_lab.checks import (
-    frozen,
-    guarded,
-)
-from retrieval_lab.checks.answers import nb10
+from retrieval_lab.checks.allow import Allow
+from retrieval_lab.checks.answers import no_refusals
 from retrieval_lab.models.embeddings import BagOfWords, LookupEmbeddings
 
 # ----------------------------------------------------------------- Exercise 1: predict
@@ -115,25 +112,11 @@ def _store_cosine(q: list[float], v: list[float]) -> float:
     return sum(a * b for a, b in zip(q, v, strict=True)) / (math.hypot(*q) * math.hypot(*v))
 
 
-def same_line_elsewhere() -> list[Any]:
-    """Where else the course computes (cos + 1) / 2: notebook 16's store (and the function it
-    returns), and notebook 10's check. The learner writes the line, not borrows it."""
-    import sys
-
-
-    found: list[Any] = [nb10._cosine_to_unit]
-    qdrant = sys.modules.get("retrieval_lab.scratch.qdrant_engine")
-    store = getattr(qdrant, "QdrantEdgeVectorStore", None)
-    select = getattr(store, "_select_relevance_score_fn", None)
-    if callable(select):
-        found += [select, select(None)]  # the lambda it returns, and every copy of it
-    return found
 
 
 def relevance_problems(attempt) -> str | None:
     """The mended store: relevance on the line for every score, no warning, the ranking kept."""
 
-    attempt = guarded(attempt, same_line_elsewhere())
     for query, table in _tables():
         store = _scored_store(attempt, table)
         raw = store.similarity_search_with_score(query, k=len(table))
@@ -286,13 +269,16 @@ def dict_store_problems(attempt) -> str | None:
     return None
 
 
-def add_texts_refused() -> list[Any]:
-    """The reference, and the real methods an add_texts might hand the work to."""
-    from langchain_core.vectorstores import InMemoryVectorStore, VectorStore
+# the check cells still pass refuse=: the allowlist (ALLOWED) replaced it
+add_texts_refused = no_refusals
 
-    return [add_texts, VectorStore.add_texts, VectorStore.add_documents,
-            InMemoryVectorStore.add_texts, InMemoryVectorStore.add_documents]
-
-
-
-frozen(__name__)  # a cell before the check cannot swap the oracle or the cases
+#: What each exercise's answer may use (checks/allow.py reads its cell before it runs).
+ALLOWED = {
+    "Exercise 2": Allow(answer="similarity_to_relevance", modules=["math"]),
+    "Exercise 3": Allow(
+        answer="dict_add_texts",
+        modules=["uuid", "itertools"],
+        names=["RealDocument"],
+        refuse=["add_texts", "add_documents", "aadd_texts", "aadd_documents", "upsert"],
+    ),
+}

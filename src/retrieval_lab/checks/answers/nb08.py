@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import random
-import types
 from collections.abc import Callable
 from typing import Any
 
-from retrieval_lab.checks import frozen
+from retrieval_lab.checks.allow import Allow
+from retrieval_lab.checks.answers import no_refusals
 from retrieval_lab.runtime.callbacks import RecordingHandler
 
 # ----------------------------------------------------------------- Exercise 1: predict
@@ -131,17 +131,14 @@ def fallback_cases(seed: int = 8, drawn: int = 12, fresh: bool = True) -> list[t
     return cases
 
 
-def refused() -> tuple:
-    """What the learner's class may not call: the real fallbacks, and this oracle."""
-    from langchain_core.runnables import Runnable
-    from langchain_core.runnables.fallbacks import RunnableWithFallbacks
+# the check cells still pass refuse=: the allowlist (ALLOWED) replaced it
+refused = no_refusals
 
-    # every method the real class defines: its invoke, and its ainvoke, stream, batch...
-    # (asyncio.run(RunnableWithFallbacks(...).ainvoke(...)) got ✓ when only invoke refused)
-    own = [value for value in vars(RunnableWithFallbacks).values()
-           if isinstance(value, types.FunctionType)]
-    return (Runnable.with_fallbacks, *own, real_fallbacks)
-
-
-
-frozen(__name__)  # a cell before the check cannot swap the oracle or the cases
+#: What each exercise's answer may use (checks/allow.py reads its cell before it runs).
+ALLOWED = {
+    "Exercise 2": Allow(
+        answer="Fallbacks",
+        names=["Runnable", "coerce_to_runnable"],
+        refuse=["with_fallbacks", "RunnableWithFallbacks"],
+    ),
+}

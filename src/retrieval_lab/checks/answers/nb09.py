@@ -9,7 +9,8 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any
 
-from retrieval_lab.checks import frozen, no_calls_on
+from retrieval_lab.checks.allow import Allow
+from retrieval_lab.checks.answers import no_refusals
 from retrieval_lab.data.corpus import python_reference_chunks
 from retrieval_lab.scratch.document import Document
 from retrieval_lab.scratch.retrievers import bm25_scores, keyword_scores, split_terms, top_k
@@ -122,16 +123,8 @@ def sqlite_scores(query: str, corpus: str) -> list[float]:
 def scores_of(function: Callable[[str, Sequence[Any]], list[float]]) -> Callable[[str, str], Any]:
     """The learner's ``sqlite_bm25_scores`` on a named corpus (fresh documents each call)."""
 
-    import _sqlite3
-
-    sqlite_kinds = (_sqlite3.Connection, _sqlite3.Cursor)  # read now: `refused` replaces them
-
     def run(query: str, corpus: str) -> Any:
-        documents = _documents(corpus)
-        # a connection opened before the check, or made from the class found another way
-        # (object.__subclasses__()), is no name `refused` can replace: its methods refuse
-        with no_calls_on(sqlite_kinds, "a SQLite connection"):
-            return function(query, documents)
+        return function(query, _documents(corpus))
 
     run.__name__ = getattr(function, "__name__", "sqlite_bm25_scores")
     return run
@@ -171,11 +164,14 @@ def same_scores(mine: Any, sqlites: list[float]) -> bool:
     return all(math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-15) for a, b in pairs)
 
 
-def refused() -> tuple:
-    """SQLite itself (wherever ``connect`` or ``Connection`` is bound) and this oracle."""
-    import _sqlite3
+# the check cells still pass refuse=: the allowlist (ALLOWED) replaced it
+refused = no_refusals
 
-    return (_sqlite3.connect, _sqlite3.Connection, sqlite_scores, _sqlite_scores)
-
-
-frozen(__name__)  # a cell before the check cannot swap the oracle or the cases
+#: What each exercise's answer may use (checks/allow.py reads its cell before it runs).
+ALLOWED = {
+    "Exercise 2": Allow(
+        answer="sqlite_bm25_scores",
+        modules=["math", "collections"],
+        names=["bm25_scores", "split_terms", "Document"],
+    ),
+}

@@ -9,7 +9,8 @@ from contextlib import contextmanager
 from functools import lru_cache
 from typing import Any
 
-from retrieval_lab.checks import frozen
+from retrieval_lab.checks.allow import Allow
+from retrieval_lab.checks.answers import no_refusals
 from retrieval_lab.models.embeddings import BagOfWords, words_of
 
 #: Build it's three documents.
@@ -187,9 +188,6 @@ def scored_cases(seed: int = 10, drawn: int = 10) -> list[tuple[dict, str, list]
     return cases
 
 
-def refused_scored() -> tuple:
-    """This oracle (the learner's class must ask the store itself)."""
-    return (real_scored,)
 
 
 # ----------------------------------------------------------------- Exercise 3: apply
@@ -273,4 +271,15 @@ def threshold_problems(choose: Callable[[list[float], list[float]], float]) -> s
     return None
 
 
-frozen(__name__)  # a cell before the check cannot swap the oracle or the cases
+# the check cells still pass refuse=: the allowlist (ALLOWED) replaced it
+refused_scored = no_refusals
+
+#: What each exercise's answer may use (checks/allow.py reads its cell before it runs).
+ALLOWED = {
+    "Exercise 2": Allow(
+        answer="ScoredRetriever",
+        names=["VectorStoreRetriever", "Document", "RealDocument"],
+        refuse=["invoke", "ainvoke", "batch", "get_relevant_documents"],
+    ),
+    "Exercise 3": Allow(answer="safe_threshold", modules=["math"]),
+}

@@ -8,9 +8,9 @@ from typing import Any
 
 import numpy as np
 
-from retrieval_lab.checks import CodeGuard, frozen
+from retrieval_lab.checks.allow import Allow
+from retrieval_lab.checks.answers import no_refusals
 from retrieval_lab.models.embeddings import BagOfWords, RowEmbeddings
-from retrieval_lab.scratch.in_memory_vectorstore import InMemoryVectorStore as Scratch07
 from retrieval_lab.scratch.matrix_vectorstore import MatrixVectorStore
 
 # ----------------------------------------------------------------- Exercise 1: predict
@@ -80,30 +80,6 @@ def top_ids_cases(seed: int = 4, drawn: int = 8, fresh: bool = True) -> list[tup
     return cases
 
 
-def refused_top_ids() -> tuple:
-    """The real store's search, the course's stores' searches, and this oracle."""
-    from langchain_core.vectorstores import InMemoryVectorStore
-
-
-    targets: list[Any] = [
-        real_top_ids,
-        InMemoryVectorStore.similarity_search_by_vector,
-        InMemoryVectorStore._similarity_search_with_score_by_vector,
-        Scratch07._search_by_vector,
-        MatrixVectorStore._search,
-        MatrixVectorStore._search_by_vector,
-    ]
-    try:  # the notebook's own MatrixVectorStore, when the notebook defined one
-        from IPython import get_ipython
-
-        shell = get_ipython()
-        mine = shell.user_ns.get("MatrixVectorStore") if shell is not None else None
-    except ImportError:
-        mine = None
-    if isinstance(mine, type) and mine is not MatrixVectorStore:
-        targets += [mine._search, mine._search_by_vector]
-    # read the code now, before `refusing` swaps it: a copy made from it refuses too
-    return (*targets, (CodeGuard(*targets), "calls"))
 
 
 # ----------------------------------------------------------------- Exercise 3: extend
@@ -147,8 +123,17 @@ def same_ms(mine: Any, expected: float) -> bool:
         return False
 
 
-def refused_read_ms() -> tuple:
-    return (numpy_read_ms,)
+# the check cells still pass refuse=: the allowlist (ALLOWED) replaced it
+refused_top_ids = refused_read_ms = no_refusals
 
-
-frozen(__name__)  # a cell before the check cannot swap the oracle or the cases
+#: What each exercise's answer may use (checks/allow.py reads its cell before it runs).
+ALLOWED = {
+    "Exercise 2": Allow(
+        answer="top_ids",
+        modules=["numpy"],
+        refuse=["similarity_search", "similarity_search_with_score", "similarity_search_by_vector",
+                "similarity_search_with_relevance_scores", "max_marginal_relevance_search",
+                "as_retriever", "invoke", "get_by_ids", "search", "IDSelectorBatch"],
+    ),
+    "Exercise 3": Allow(answer="read_ms", modules=["math"]),
+}

@@ -7,7 +7,8 @@ from typing import Any
 
 import numpy as np
 
-from retrieval_lab.checks import CallGuard, frozen
+from retrieval_lab.checks.allow import Allow
+from retrieval_lab.checks.answers import no_refusals
 from retrieval_lab.scratch.approximate_search import HNSW
 
 # ----------------------------------------------------------------- Exercise 1: predict
@@ -145,31 +146,21 @@ def at_least_cases(seed: int | None = None, drawn: int = 36) -> list[tuple]:
     return cases
 
 
-def refused_at_least() -> tuple:
-    """This oracle, and FAISS's searches the exercise asks the learner to do by hand."""
-    import faiss
-
-    return (
-        faiss_at_least,
-        (faiss.IndexIVFFlat, "search"),
-        (faiss.IndexFlatIP, "search"),
-        (faiss.IndexFlat, "search"),
-        (faiss.Index, "search"),
-        (_FAISS_SEARCHES, "calls"),
-    )
 
 
-def _a_faiss_search(function: Any) -> bool:
-    """A call of one of FAISS's C search functions (``IndexIVF_search``, ``knn_inner_product``…):
-    where ``search_c``, ``search_and_reconstruct``, ``range_search`` and ``faiss.knn`` all end."""
-    owner = getattr(getattr(function, "__self__", None), "__name__", None)
-    name = getattr(function, "__name__", "")
-    return (isinstance(owner, str) and owner.startswith("faiss._swigfaiss")
-            and ("search" in name or name.startswith("knn")))
 
 
 #: A refuse= target: FAISS's searches by any route (the methods above are only the front doors).
-_FAISS_SEARCHES = CallGuard("a FAISS search", _a_faiss_search)
 
 
-frozen(__name__)  # a cell before the check cannot swap the oracle or the cases
+# the check cells still pass refuse=: the allowlist (ALLOWED) replaced it
+refused_at_least = no_refusals
+
+#: What each exercise's answer may use (checks/allow.py reads its cell before it runs).
+ALLOWED = {
+    "Exercise 2": Allow(
+        answer="ivf_search_at_least",
+        modules=["numpy", "math"],
+        refuse=["search", "range_search"],
+    ),
+}

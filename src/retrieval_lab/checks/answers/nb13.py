@@ -11,7 +11,8 @@ from collections.abc import Callable, Sequence
 from functools import cache
 from typing import Any
 
-from retrieval_lab.checks import frozen
+from retrieval_lab.checks.allow import Allow
+from retrieval_lab.checks.answers import no_refusals
 from retrieval_lab.data.corpus import PETS_AND_CODE
 from retrieval_lab.models.embeddings import BagOfWords
 
@@ -112,13 +113,6 @@ def memory_hits(query: str) -> list[Any]:
 WITH_IDS_CASES = ["cat", "python kernel", "dog", "kernel", "cat dog python kernel"]
 
 
-def refused_stores() -> tuple[Any, ...]:
-    """The store the hits are compared with, and the lookups that would stand in for the
-    learner's own work."""
-    from langchain_core.vectorstores import InMemoryVectorStore
-
-    return (memory_hits, (InMemoryVectorStore, "similarity_search"),
-            (InMemoryVectorStore, "get_by_ids"))
 
 
 # ----------------------------------------------------------------- Exercise 3: the threshold
@@ -195,19 +189,24 @@ def with_scores_only(kept: Callable[[str, float], Any], corpus: Any,
     return run
 
 
-def refused_searches() -> tuple[Any, ...]:
-    """Every way to ask Qdrant itself (the notebook's `client` included) while `kept` runs."""
-    from langchain_qdrant import QdrantVectorStore
-    from qdrant_client import QdrantClient
+# the check cells still pass refuse=: the allowlist (ALLOWED) replaced it
+refused_stores = refused_searches = no_refusals
 
-    client_calls = ("query_points", "query", "search", "scroll", "retrieve",
-                    "query_batch_points", "search_batch")
-    store_calls = ("similarity_search", "similarity_search_with_score",
-                   "similarity_search_with_relevance_scores", "as_retriever",
-                   "_select_relevance_score_fn", "max_marginal_relevance_search")
-    return (*[(QdrantClient, name) for name in client_calls if hasattr(QdrantClient, name)],
-            *[(QdrantVectorStore, name) for name in store_calls
-              if hasattr(QdrantVectorStore, name)])
-
-
-frozen(__name__)  # a cell before the check cannot swap the oracle or the cases
+#: What each exercise's answer may use (checks/allow.py reads its cell before it runs).
+ALLOWED = {
+    "Exercise 2": Allow(
+        answer="with_ids",
+        modules=["copy"],
+        names=["RealDocument", "Document"],
+        refuse=["similarity_search", "similarity_search_with_score", "similarity_search_by_vector",
+                "similarity_search_with_relevance_scores", "max_marginal_relevance_search",
+                "as_retriever", "invoke", "get_by_ids"],
+    ),
+    "Exercise 3": Allow(
+        answer="kept",
+        modules=["math"],
+        names=["corpus"],
+        refuse=["similarity_search_with_relevance_scores", "as_retriever", "invoke", "query_points",
+                "query", "search", "scroll", "retrieve"],
+    ),
+}

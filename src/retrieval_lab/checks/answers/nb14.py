@@ -13,7 +13,8 @@ from typing import Any
 
 import numpy as np
 
-from retrieval_lab.checks import CodeGuard, frozen
+from retrieval_lab.checks.allow import Allow
+from retrieval_lab.checks.answers import no_refusals
 from retrieval_lab.evaluation import evaluate
 from retrieval_lab.scratch.measuring_retrieval import ndcg_at_k
 
@@ -249,20 +250,6 @@ def randomization_cases() -> list[tuple[dict, dict]]:
     return cases
 
 
-def refused_statistics() -> tuple[Any, ...]:
-    """What exercises 2 and 3 ask the learner to write, and the oracles above."""
-    from scipy import stats
-
-
-    functions = (
-        evaluate.bootstrap_interval, evaluate.paired_difference, evaluate._resampled_means,
-        evaluate.randomization_p_value, evaluate.significance, evaluate.paired_table,
-        evaluate.score_runs, stats.bootstrap, stats.permutation_test, stats.ttest_rel,
-        stats.wilcoxon, reference_interval, reference_p_value, _exact_p,
-    )
-    # read the code now, before `refusing` swaps it: a copy made from it refuses too
-    inner = [f.__wrapped__ for f in functions if hasattr(f, "__wrapped__")]
-    return (*functions, (CodeGuard(*functions, *inner), "calls"))
 
 
 # ----------------------------------------------------------------- Exercise 4: apply
@@ -342,10 +329,24 @@ def _minilm() -> Callable[[str], list[str]]:
     return evaluate.standard_retrievers()["MiniLM"]
 
 
-def refused_question_helpers() -> tuple[Any, ...]:
-    """Exercise 4 asks for questions of the learner's own: the shipped file stays closed."""
+# the check cells still pass refuse=: the allowlist (ALLOWED) replaced it
+refused_statistics = refused_question_helpers = no_refusals
 
-    return (evaluate.load_questions, evaluate.shipped_questions_path)
-
-
-frozen(__name__)  # a cell before the check cannot swap the oracle or the cases
+#: What each exercise's answer may use (checks/allow.py reads its cell before it runs).
+ALLOWED = {
+    "Exercise 2": Allow(
+        answer="paired_bootstrap",
+        modules=["numpy", "math", "random"],
+        refuse=["bootstrap", "bootstrap_interval", "paired_difference"],
+    ),
+    "Exercise 3": Allow(
+        answer="randomization_p_value",
+        modules=["numpy", "math", "random"],
+        refuse=["permutation_test", "randomization_p_value", "significance", "ttest_rel"],
+    ),
+    "Exercise 4": Allow(
+        answer="my_questions",
+        names=["evaluate"],
+        refuse=["load_questions", "shipped_questions_path", "questions"],
+    ),
+}

@@ -10,9 +10,9 @@ from typing import Any
 import numpy as np
 from scipy.stats import rankdata
 
-from retrieval_lab.checks import CodeGuard, frozen
+from retrieval_lab.checks.allow import Allow
+from retrieval_lab.checks.answers import no_refusals
 from retrieval_lab.evaluation import evaluate, rerank
-from retrieval_lab.scratch import measuring_retrieval
 
 # ----------------------------------------------------------------- Exercise 1: predict
 
@@ -120,12 +120,6 @@ def same_loss_and_gradient(got: Any, expected: tuple[float, np.ndarray]) -> bool
     )
 
 
-def refused_gradient() -> tuple[Any, ...]:
-    """The oracle and the course's own gradient refuse while the learner's code runs."""
-
-    functions = (reference_gradient, rerank.log_loss_gradient, rerank.fit_logistic)
-    # read the code now, before `refusing` swaps it: a copy made from it refuses too
-    return (*functions, (CodeGuard(*functions), "calls"))
 
 
 # ----------------------------------------------------------------- Exercise 3: apply
@@ -232,10 +226,15 @@ def feature_problems(feature: Callable[[str, str], Any]) -> str | None:
     return None
 
 
-def refused_feature() -> tuple[Any, ...]:
-    """The judgments stay out of reach while the learner's feature runs."""
+# the check cells still pass refuse=: the allowlist (ALLOWED) replaced it
+refused_gradient = refused_feature = no_refusals
 
-    return (evaluate.judgments, evaluate.load_questions, measuring_retrieval.chunk_labels)
-
-
-frozen(__name__)  # a cell before the check cannot swap the oracle or the cases
+#: What each exercise's answer may use (checks/allow.py reads its cell before it runs).
+ALLOWED = {
+    "Exercise 2": Allow(
+        answer="fixed_loss_and_gradient",
+        modules=["numpy", "math"],
+        refuse=["log_loss_gradient", "fit_logistic"],
+    ),
+    "Exercise 3": Allow(answer="my_feature", modules=["math", "re", "collections", "string"]),
+}

@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from retrieval_lab.checks.allow import Allow
 from retrieval_lab.data.corpus import (
     PETS_AND_CODE,
     distinct_passages,
@@ -181,3 +182,13 @@ def count_trial() -> dict[str, Any]:
 
     counts.__qualname__ = "counts_oracle"  # named so in the refusal message
     return {"cases": cases, "oracle": counts, "refuse": (counts,)}
+
+#: What each exercise's answer may use (checks/allow.py reads its cell before it runs).
+ALLOWED = {
+    "Exercise 2": Allow(
+        answer="count_by",
+        modules=["collections"],
+        names=["edge"],
+        refuse=["scroll", "retrieve", "query", "search", "similarity_search", "get_by_ids"],
+    ),
+}

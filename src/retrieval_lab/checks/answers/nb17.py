@@ -17,6 +17,8 @@ from typing import Any
 
 import numpy as np
 
+from retrieval_lab.checks.allow import Allow
+from retrieval_lab.checks.answers import no_refusals
 from retrieval_lab.data.corpus import python_reference_chunks, python_reference_vectors
 from retrieval_lab.engines.postgres import start_postgres
 from retrieval_lab.models.embeddings import LookupEmbeddings, MiniLM
@@ -188,13 +190,12 @@ def _pasted(sent: list[tuple[str, Any]], vector: str, topics: list[str], k: int)
 
 
 def nearest_problems(attempt: Callable[..., Any]) -> str | None:
-    """The learner's function on every case (the store's searches refused: check_behaviour's
-    ``refuse``), its SQL read as psycopg sends it."""
-    cases = nearest_cases()
-    expected = [nearest_oracle(*case) for case in cases]  # before the learner's code runs
-    for (vector, topics, k), want in zip(cases, expected, strict=True):
+    """The learner's function on every case (the store's searches refused by the allowlist),
+    its SQL read as psycopg sends it."""
+    for vector, topics, k in nearest_cases():
         with _statements() as sent:
             got = attempt(vector, topics, k)
+        want = nearest_oracle(vector, topics, k)  # only after the learner's code returned
         shown = f"topics={topics!r}, k={k}"
         wrong_sql = _pasted(sent, vector, topics, k)
         if wrong_sql:
@@ -204,15 +205,6 @@ def nearest_problems(attempt: Callable[..., Any]) -> str | None:
     return None
 
 
-def store_searches() -> tuple[Any, ...]:
-    """What Exercise 2 mirrors, refused while the learner's function runs: the store's searches."""
-    from langchain_postgres import PGVectorStore
-    from langchain_postgres.v2.async_vectorstore import AsyncPGVectorStore
-
-    return (PGVectorStore.similarity_search_by_vector, PGVectorStore.similarity_search,
-            PGVectorStore.similarity_search_with_score_by_vector, PGVectorStore.similarity_search_with_score,
-            AsyncPGVectorStore.asimilarity_search_by_vector, AsyncPGVectorStore.asimilarity_search_with_score_by_vector,
-            nearest_oracle)
 
 
 # ----------------------------------------------------------------- Exercise 3: debug
@@ -282,3 +274,20 @@ def fill_problems(options: Any) -> str | None:
         if len(hits) < k or {d.metadata["topic"] for d in hits} != {topic}:
             return f"topic {topic!r}, k={k}: {len(hits)} documents of that topic came back"
     return None
+
+
+# the check cells still pass refuse=: the allowlist (ALLOWED) replaced it
+store_searches = no_refusals
+
+#: What each exercise's answer may use (checks/allow.py reads its cell before it runs).
+ALLOWED = {
+    "Exercise 2": Allow(
+        answer="nearest_in_topics",
+        names=["sql"],
+        refuse=["similarity_search", "similarity_search_with_score", "similarity_search_by_vector",
+                "similarity_search_with_relevance_scores", "max_marginal_relevance_search",
+                "as_retriever", "invoke", "get_by_ids", "asimilarity_search",
+                "asimilarity_search_by_vector"],
+    ),
+    "Exercise 3": Allow(answer="options_that_fill_k", names=["HNSWQueryOptions"]),
+}
