@@ -79,4 +79,14 @@ def build_store(files):
         file_store.add_texts(pieces, metadatas=metadatas, ids=piece_ids)
     return file_store
 '''),
+    Wrong(2, "file_stems_as_ids", '''def build_store(files):
+    file_store = InMemoryVectorStore(embedding=BagOfWords())
+    for name, text in files.items():
+        pieces = splitter.split_text(text)
+        stem = name.rsplit(".", 1)[0]
+        piece_ids = [f"{stem}#{n}" for n in range(len(pieces))]
+        metadatas = [{"source": name} for _ in pieces]
+        file_store.add_texts(pieces, metadatas=metadatas, ids=piece_ids)
+    return file_store
+'''),
 ]

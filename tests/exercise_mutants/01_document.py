@@ -89,57 +89,14 @@ def unique(docs):
             kept.append(doc)
     return kept
 '''),
-    Wrong(2, "cases_swapped_before_the_check", '''from retrieval_lab.checks.answers import nb01 as _nb01
-
-try:
-    _nb01.unique_cases = lambda *a, **k: []
-except AttributeError:
-    pass
-
-
-def unique(docs):
-    return list(docs)
-'''),
-    Wrong(2, "lookup_table_of_the_cases", '''from retrieval_lab.checks.answers import nb01 as _n
-
-_table = {repr(docs): [docs.index(d) for d in _n.kept_by_equality(docs)]
-          for (docs,) in _n.unique_cases()}
-
-
-def unique(docs):
-    return [docs[i] for i in _table[repr(docs)]]
-'''),
     Wrong(2, "keeps_the_last_copy", '''def unique(docs):
     kept = []
     for doc in docs:
         kept = [d for d in kept if d != doc] + [doc]
     return kept
 '''),
-    Wrong(2, "calls_the_oracle", '''from retrieval_lab.checks.answers import nb01
-
-
-def unique(docs):
-    return nb01.kept_by_equality(docs)
-'''),
-    Wrong(2, "oracle_code_copied_into_a_new_function", '''import types
-
-from retrieval_lab.checks.answers import nb01
-
-_kept = types.FunctionType(nb01.kept_by_equality.__code__, nb01.kept_by_equality.__globals__)
-
-
-def unique(docs):
-    return _kept(docs)
-'''),
     # Exercise 3 (extend): a copy whose metadata shares nothing with the original.
     Wrong(3, "harness_skipped", STUB, forget=("RealDocument",)),
-    Wrong(3, "a_class_whose_new_calls_the_reference", '''from retrieval_lab.checks.answers import nb01
-
-
-class detached:  # noqa: N801 - called like the function it stands in for
-    def __new__(cls, doc):
-        return nb01.reference_detached(doc)
-'''),
     Wrong(3, "same_object", '''def detached(doc):
     return doc
 '''),

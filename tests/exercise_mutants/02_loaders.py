@@ -38,18 +38,6 @@ WRONG = [
             if text.strip():
                 yield Document(text, metadata={"source": source, "line": number})
 '''),
-    Wrong(2, "reads_the_buffer_past_the_counting_stream", '''import io
-
-
-def lazy_lines(stream, source):
-    lines = io.StringIO.getvalue(stream).splitlines()
-    for number, line in enumerate(lines, start=1):
-        if line.strip():
-            yield Document(line, metadata={"source": source, "line": number})
-'''),
-    Wrong(2, "calls_log_lines", '''def lazy_lines(stream, source):
-    yield from log_lines(stream, source)
-'''),
     Wrong(2, "blank_lines_not_counted", '''def lazy_lines(stream, source):
     number = 0
     for raw in stream:
@@ -60,9 +48,6 @@ def lazy_lines(stream, source):
 '''),
     # Exercise 3 (extend): the chunks of load_and_split, split as the documents come.
     Wrong(3, "harness_skipped", STUB, forget=("RealTextFileLoader", "TEXT_FILES")),
-    Wrong(3, "calls_load_and_split", '''def lazy_split(loader, text_splitter):
-    yield from loader.load_and_split(text_splitter)
-'''),
     Wrong(3, "loads_everything_first", '''def lazy_split(loader, text_splitter):
     yield from text_splitter.split_documents(loader.load())
 '''),

@@ -47,18 +47,6 @@ WRONG = [
     Wrong(2, "harness_skipped", STUB, forget=("RealCharacterTextSplitter",)),
     Wrong(2, "the_bug_left_in", _MERGE.replace(
         "{condition}", "start < end and length(start, end) > chunk_overlap")),
-    Wrong(2, "calls_step_3s_merge", '''def merge(pieces, separator, chunk_size, chunk_overlap):
-    return _merge_pieces(pieces, separator, chunk_size=chunk_size,
-                         chunk_overlap=chunk_overlap)
-'''),
-    Wrong(2, "calls_the_real_merge", '''def merge(pieces, separator, chunk_size, chunk_overlap):
-    splitter = RealCharacterTextSplitter(chunk_size=chunk_size, chunk_overlap=chunk_overlap)
-    return splitter._merge_splits(pieces, separator)
-'''),
-    Wrong(2, "calls_our_class", '''def merge(pieces, separator, chunk_size, chunk_overlap):
-    splitter = CharacterTextSplitter(chunk_size=chunk_size, chunk_overlap=chunk_overlap)
-    return splitter._merge_splits(pieces, separator)
-'''),
     Wrong(2, "room_only", _MERGE.replace(
         "{condition}", "start < end and length(start, end + 1) > chunk_size")),
     Wrong(2, "no_overlap_ever", _MERGE.replace("{condition}", "start < end")),
@@ -66,26 +54,6 @@ WRONG = [
         "{condition}", "start < end and (length(start, end) >= chunk_overlap "
                        "or length(start, end + 1) > chunk_size)")),
     # Exercise 3 (extend): chunks with ids "<parent>#<n>" and a parent_id.
-    Wrong(3, "lookup_table_of_the_checks_parents", '''import copy
-
-from langchain_text_splitters import RecursiveCharacterTextSplitter as _Real
-
-from retrieval_lab.checks.answers import nb03 as _n
-from retrieval_lab.scratch.text_splitters import RecursiveCharacterTextSplitter as _Ours
-
-_table = {}
-for _setting in (dict(chunk_size=12, chunk_overlap=0),
-                 dict(chunk_size=10, chunk_overlap=4, add_start_index=True)):
-    _parents = _n._parents()
-    _key = (_setting["chunk_size"], tuple(p.id for p in _parents))
-    _table[_key] = _n.reference_split_with_ids(_Ours(**_setting), _parents)
-
-
-def split_with_ids(splitter, documents):
-    if any(d.id is None for d in documents):
-        raise ValueError("a parent without an id")
-    return copy.deepcopy(_table[(splitter._chunk_size, tuple(d.id for d in documents))])
-'''),
     Wrong(3, "harness_skipped", STUB, forget=("RealRecursiveCharacterTextSplitter",)),
     Wrong(3, "shallow_metadata_copy", _IDS.replace(
         "{metadata}", '{**parent.metadata, "parent_id": parent.id}')),

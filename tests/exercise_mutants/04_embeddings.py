@@ -12,12 +12,6 @@ WRONG = [
     return {"cat cat cat": 3.0, "Cats!": 0.0, "a dog and a cat": 0.71,
             "CAT-like": 1.0, "python kernel": 0.0}
 '''),
-    Wrong(1, "computed_with_a_store", '''def prediction() -> dict:
-    store = RealInMemoryVectorStore(BagOfWords())
-    texts = ["cat cat cat", "Cats!", "a dog and a cat", "CAT-like", "python kernel"]
-    store.add_texts(texts, ids=texts)
-    return {d.id: s for d, s in store.similarity_search_with_score("cat", k=5)}
-'''),
     Wrong(1, "hyphen_splits_nothing", '''def prediction() -> dict:
     return {"cat cat cat": 1.0, "Cats!": 0.0, "a dog and a cat": 0.5,
             "CAT-like": 0.0, "python kernel": 0.0}
@@ -44,10 +38,6 @@ WRONG = [
     Wrong(2, "zero_vector_scores_90", '''def angle_degrees(a, b):
     cosine = float(real_cosine_similarity([a, [1.0] * len(a)], [b])[0][0])
     return float(np.degrees(np.arccos(np.clip(cosine, -1.0, 1.0))))
-'''),
-    Wrong(2, "calls_the_oracle", '''def angle_degrees(a, b):
-    from retrieval_lab.checks.answers import nb04
-    return nb04.angle(a, b)
 '''),
     Wrong(2, "stub_with_setup_skipped", STUB, forget=("np", "cosine_similarity")),
     # Exercise 3 (debug): the ranking's denominator
@@ -81,36 +71,7 @@ WRONG = [
     order = np.argsort(cosines, kind="stable")
     return [(int(i), float(cosines[i])) for i in order]
 '''),
-    Wrong(3, "calls_cosine_similarity", '''def rank(query, documents):
-    cosines = cosine_similarity([query], documents)[0]
-    order = np.argsort(-cosines, kind="stable")
-    return [(int(i), float(cosines[i])) for i in order]
-'''),
-    Wrong(3, "calls_the_real_cosine", '''def rank(query, documents):
-    cosines = real_cosine_similarity([query], documents)[0]
-    order = np.argsort(-cosines, kind="stable")
-    return [(int(i), float(cosines[i])) for i in order]
-'''),
     # Exercise 4 (apply): a distance limit as a cosine limit
-    Wrong(4, "problems_swapped_before_the_check", '''from retrieval_lab.checks.answers import nb04 as _nb04
-
-try:
-    _nb04.distance_problems = lambda attempt: None
-except AttributeError:
-    pass
-
-
-def cosine_for_distance(d):
-    return 1.0 - float(d) / 2.0
-'''),
-    Wrong(4, "lookup_table_of_the_checks_pairs", '''from retrieval_lab.checks.answers import nb04 as _n
-
-_table = {d: cosine for d, cosine, _ in _n._pairs()}
-
-
-def cosine_for_distance(d):
-    return _table[d]
-'''),
     Wrong(4, "arcsin_of_half_the_distance", '''def cosine_for_distance(d):
     return float(np.cos(2 * np.arcsin(d / 2)))  # NaN where rounding puts d a hair past 2
 '''),

@@ -12,13 +12,6 @@ WRONG = [
     return {"cosine 2.0": -1.0, "euclidean 2.0": -0.41, "inner product 0.3": 0.7,
             "inner product -0.3": 1.3, "inner product -0.9": 1.9}
 '''),
-    Wrong(1, "computed_from_the_base_class", '''def prediction() -> dict:
-    f = RealVectorStore._max_inner_product_relevance_score_fn
-    return {"cosine 2.0": RealVectorStore._cosine_relevance_score_fn(2.0),
-            "euclidean 2.0": RealVectorStore._euclidean_relevance_score_fn(2.0),
-            "inner product 0.3": f(0.3), "inner product -0.3": f(-0.3),
-            "inner product -0.9": f(-0.9)}
-'''),
     # Exercise 2 (debug): a similarity read as a distance
     Wrong(2, "lookup_table_of_the_weather", '''def similarity_to_relevance(similarity):
     table = {1.0: 1.0, 0.8: 0.9, 0.0: 0.5, -0.6: 0.2, -1.0: 0.0}
@@ -36,49 +29,11 @@ WRONG = [
     Wrong(2, "distance_function_kept", '''def similarity_to_relevance(similarity):
     return 1.0 - similarity
 '''),
-    Wrong(2, "calls_the_oracle", '''def similarity_to_relevance(similarity):
-    from retrieval_lab.checks.answers import nb06
-    return nb06.relevance(similarity)
-'''),
     # Exercise 3 (apply): the add_texts of a dict store
     Wrong(2, "nan_at_the_ends", '''def similarity_to_relevance(similarity):
     if abs(similarity) >= 1.0:  # "outside the open interval": no answer
         return float("nan")
     return (similarity + 1.0) / 2.0
-'''),
-    Wrong(2, "lookup_table_of_the_checks_similarities", '''import math
-
-import numpy as np
-
-from retrieval_lab.checks.answers import nb06 as _n
-
-
-def _cosine(q, v):
-    return sum(a * b for a, b in zip(q, v, strict=True)) / (math.hypot(*q) * math.hypot(*v))
-
-
-_seen = [_cosine(t[q], v) for q, t in _n._tables() for v in t.values()]
-_seen += [-1.0, 1.0, 0.0, *np.random.default_rng(6060).uniform(-1.0, 1.0, size=20)]
-_table = {float(s): _n.relevance(float(s)) for s in _seen}
-
-
-def similarity_to_relevance(similarity):
-    return _table[similarity]
-'''),
-    Wrong(2, "borrows_the_scratch_qdrant_stores_line", '''from retrieval_lab.scratch import QdrantEdgeVectorStore
-
-_line = QdrantEdgeVectorStore._select_relevance_score_fn(None)
-
-
-def similarity_to_relevance(similarity):
-    return _line(similarity)
-'''),
-    Wrong(2, "a_class_whose_new_calls_the_oracle", '''from retrieval_lab.checks.answers import nb06
-
-
-class similarity_to_relevance:  # noqa: N801 - called like the function it stands in for
-    def __new__(cls, similarity):
-        return nb06.relevance(similarity)
 '''),
     Wrong(3, "given_ids_ignored", '''def dict_add_texts(self, texts, metadatas=None, *, ids=None, **kwargs):
     texts, stored = list(texts), []
@@ -118,13 +73,6 @@ class similarity_to_relevance:  # noqa: N801 - called like the function it stand
     for text, metadata in zip(texts, metadatas or [{} for _ in texts], strict=True):
         id_ = next(given, None) or str(uuid.uuid4())
         self.store[id_] = RealDocument(text, metadata=metadata, id=id_)
-'''),
-    Wrong(3, "handed_to_the_real_store", '''def dict_add_texts(self, texts, metadatas=None, *, ids=None, **kwargs):
-    self.embedding = BagOfWords()
-    store = RealInMemoryVectorStore(self.embedding)
-    stored = RealInMemoryVectorStore.add_texts(store, texts, metadatas, ids=ids)
-    self.store.update({d.id: d for d in store.get_by_ids(stored)})
-    return stored
 '''),
     Wrong(3, "generator_used_up", '''def dict_add_texts(self, texts, metadatas=None, *, ids=None, **kwargs):
     given, stored = iter(ids or []), []

@@ -36,12 +36,6 @@ WRONG = [
     Wrong(1, "upsert_read_as_append", '''def prediction() -> dict:
     return {"filtered": 3, "sliced": 4, "short": 3, "second": "c6", "stored": 8}
 '''),
-    Wrong(1, "computed_with_a_store", '''def prediction() -> dict:
-    store = RealInMemoryVectorStore(BagOfWords(["cat", "dog"]))
-    store.add_documents([RealDocument(t, id=i) for i, t in CAT_DOG_PLANE])
-    return {"filtered": len(store.similarity_search("cat", k=4, filter=lambda d: d.id >= "c4")),
-            "sliced": 4, "short": 3, "second": "c6", "stored": 7}
-'''),
     # Exercise 2 (debug): redundancy against the last pick only
     Wrong(2, "last_pick_only_as_shipped", _FAST.replace(
         "REDUNDANCY", "redundancy = cosine_similarity(vectors, [vectors[picked[-1]]])[:, 0]")
@@ -52,37 +46,10 @@ WRONG = [
     Wrong(2, "first_pick_only", _FAST.replace(
         "REDUNDANCY", "redundancy = cosine_similarity(vectors, [vectors[picked[0]]])[:, 0]")
         .replace("EXCLUDE", _NOT_TWICE)),
-    Wrong(2, "calls_the_real_mmr", '''def fast_mmr(query_vector, vectors, k, lambda_mult):
-    return real_mmr(np.array(query_vector), vectors, lambda_mult=lambda_mult, k=k)
-'''),
-    Wrong(2, "calls_the_notebooks_mmr", '''def fast_mmr(query_vector, vectors, k, lambda_mult):
-    return maximal_marginal_relevance(query_vector, vectors, lambda_mult, k)
-'''),
     Wrong(2, "stub_with_cosine_skipped", STUB, forget=("cosine_similarity",)),
-    Wrong(2, "calls_the_oracle", '''def fast_mmr(query_vector, vectors, k, lambda_mult):
-    from retrieval_lab.checks.answers import nb07
-    return nb07.mmr(query_vector, vectors, k, lambda_mult)
-'''),
     # Exercise 3 (debug): add_documents wrote its ids on the caller's documents
-    Wrong(2, "lookup_table_of_the_cases", '''from retrieval_lab.checks.answers import nb07 as _n
-
-_table = {repr(case): _n.mmr(*case) for case in _n.mmr_cases()}
-
-
-def fast_mmr(query_vector, vectors, k, lambda_mult):
-    return _table[repr((query_vector, vectors, k, lambda_mult))]
-'''),
     Wrong(3, "empty_subclass", '''class SafeStore(InMemoryVectorStore):
     pass
-'''),
-    Wrong(3, "borrowed_from_the_parent", '''class SafeStore(InMemoryVectorStore):
-    def add_documents(self, documents, ids=None, **kwargs):
-        return super().add_documents(documents, ids=ids, **kwargs)
-'''),
-    Wrong(3, "borrowed_upsert", '''class SafeStore(InMemoryVectorStore):
-    def add_documents(self, documents, ids=None, **kwargs):
-        vectors = self.embedding.embed_documents([d.page_content for d in documents])
-        return self._upsert(documents, vectors, ids)
 '''),
     Wrong(3, "ids_written_back_as_shipped", '''class SafeStore(InMemoryVectorStore):
     def add_documents(self, documents, ids=None, **kwargs):

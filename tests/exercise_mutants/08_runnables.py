@@ -14,10 +14,6 @@ WRONG = [
     Wrong(1, "error_reported_once", '''def prediction() -> dict:
     return {"steps": 4, "events": 10, "repeated": "ababab", "starts": 3, "errors": 1}
 '''),
-    Wrong(1, "computed_by_the_truth", '''def prediction() -> dict:
-    from retrieval_lab.checks.answers import nb08
-    return nb08.what_the_chains_do()
-'''),
     # Exercise 2 (debug): the fallback chain's two bugs
     Wrong(2, "colleagues_code_as_given", '''class Fallbacks(Runnable):
     def __init__(self, primary, *fallbacks):
@@ -71,17 +67,6 @@ WRONG = [
                 first_error = first_error or exc
         raise first_error
 '''),
-    Wrong(2, "calls_the_real_with_fallbacks", '''class Fallbacks(Runnable):
-    def __init__(self, primary, *fallbacks):
-        self.runnables = [coerce_to_runnable(r) for r in (primary, *fallbacks)]
-
-    def invoke(self, input, config=None, **kwargs):
-        first, *rest = [
-            RealRunnableLambda(lambda x, r=r, **kw: r.invoke(x, config, **kw))
-            for r in self.runnables
-        ]
-        return first.with_fallbacks(rest).invoke(input, **kwargs)
-'''),
     Wrong(2, "real_fallbacks_run_asynchronously", '''import asyncio
 import concurrent.futures
 
@@ -100,29 +85,6 @@ class Fallbacks(Runnable):
         chain = RunnableWithFallbacks(runnable=first, fallbacks=rest)
         with concurrent.futures.ThreadPoolExecutor(1) as pool:  # a loop of its own
             return pool.submit(asyncio.run, chain.ainvoke(input, **kwargs)).result()
-'''),
-    Wrong(2, "oracle_swapped_before_the_check", '''from retrieval_lab.checks.answers import nb08 as _nb08
-
-try:
-    _nb08.fallback_cases = lambda *a, **k: []
-except AttributeError:
-    pass
-
-
-class Fallbacks(Runnable):
-    def __init__(self, primary, *fallbacks):
-        self.runnables = [coerce_to_runnable(r) for r in (primary, *fallbacks)]
-
-    def invoke(self, input, config=None, **kwargs):
-        return self.runnables[0].invoke(input, config, **kwargs)
-'''),
-    Wrong(2, "calls_the_oracle", '''class Fallbacks(Runnable):
-    def __init__(self, primary, *fallbacks):
-        self.runnables = [coerce_to_runnable(r) for r in (primary, *fallbacks)]
-
-    def invoke(self, input, config=None, **kwargs):
-        from retrieval_lab.checks.answers import nb08
-        return nb08.real_fallbacks("a b", kwargs)[0]
 '''),
     Wrong(2, "stub_with_harness_skipped", STUB, forget=("coerce_to_runnable",)),
 ]

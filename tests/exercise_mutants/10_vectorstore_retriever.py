@@ -55,12 +55,6 @@ WRONG = [
         return [type(d)(d.page_content, id=d.id, metadata={**d.metadata, "relevance": s})
                 for d, s in pairs if threshold is None or s >= threshold]
 '''),
-    Wrong(2, "asks_the_oracle", '''class ScoredRetriever(VectorStoreRetriever):
-    def _get_relevant_documents(self, query, *, run_manager, **kwargs):
-        from retrieval_lab.checks.answers import nb10
-        found = nb10.real_scored(self.search_kwargs, query, [kwargs])[0]
-        return [Document("", id=i, metadata=m) for i, m in found]
-'''),
     Wrong(2, "stub_with_harness_skipped", STUB, forget=("labelled", "with_scores", "real_with_scores")),
     Wrong(3, "stub_with_harness_skipped", STUB, forget=("SCORE_SETS", "leaked", "bow_store")),
     # Exercise 3 (apply): the lowest safe threshold

@@ -76,16 +76,6 @@ WRONG = [
     ranking = np.argsort(-(rows[candidates] @ query), kind="stable")
     return candidates[ranking[:k]], len(centroids) + len(candidates)
 '''),
-    Wrong(2, "asks_faiss", '''def ivf_search_at_least(query, centroids, lists, rows, nprobe, k=10):
-    coarse = faiss.IndexFlatIP(rows.shape[1])
-    coarse.add(np.asarray(centroids, dtype=np.float32))
-    index = faiss.IndexIVFFlat(coarse, rows.shape[1], len(centroids),
-                               faiss.METRIC_INNER_PRODUCT)
-    index.add(np.asarray(rows, dtype=np.float32))
-    index.nprobe = len(centroids)
-    _, found = index.search(np.asarray(query, dtype=np.float32)[None], k)
-    return [i for i in found[0] if i >= 0], len(centroids) + len(rows)
-'''),
 ]
 
 # Found by a blind review: FAISS searching by a method the refusals did not name.
@@ -107,25 +97,6 @@ _FAISS_IVF = '''def ivf_search_at_least(query, centroids, lists, rows, nprobe, k
     return [int(i) for i in found[0] if i >= 0], visits
 '''
 WRONG += [
-    Wrong(2, "asks_faiss_through_search_c", _FAISS_IVF.replace("@@SEARCH@@", '''found = np.empty((1, k), dtype=np.int64)
-    scores = np.empty((1, k), dtype=np.float32)
-    index.search_c(1, faiss.swig_ptr(one), k, faiss.swig_ptr(scores), faiss.swig_ptr(found))''')),
-    Wrong(2, "asks_faiss_through_search_and_reconstruct",
-          _FAISS_IVF.replace("@@SEARCH@@", "_, found, _ = index.search_and_reconstruct(one, k)")),
-    Wrong(2, "asks_faiss_through_the_swig_function",
-          _FAISS_IVF.replace("@@SEARCH@@", '''found = np.empty((1, k), dtype=np.int64)
-    scores = np.empty((1, k), dtype=np.float32)
-    faiss._swigfaiss.IndexIVF_search(index, 1, faiss.swig_ptr(one), k,
-                                     faiss.swig_ptr(scores), faiss.swig_ptr(found))''')),
 ]
 WRONG += [
-    Wrong(2, "lookup_table_of_the_cases", '''from retrieval_lab.checks.answers import nb12 as _n
-
-_table = {(np.asarray(c[0]).tobytes(), c[5] if len(c) == 6 else 10): _n.faiss_at_least(*c)
-          for c in _n.at_least_cases()}
-
-
-def ivf_search_at_least(query, centroids, lists, rows, nprobe, k=10):
-    return _table[(np.asarray(query).tobytes(), k)]
-'''),
 ]

@@ -49,33 +49,12 @@ WRONG = [
     Wrong(2, "every_underscore_key_dropped",
           _with_ids(metadata='{k: v for k, v in doc.metadata.items() if not k.startswith("_")}')),
     Wrong(2, "id_left_unset", _with_ids(id_="doc.id")),
-    Wrong(2, "asks_the_in_memory_store", '''def with_ids(docs):
-    from langchain_core.vectorstores import InMemoryVectorStore
-    store = InMemoryVectorStore(BagOfWords())
-    store.add_documents([RealDocument(d.page_content, id=str(d.metadata["_id"]),
-                         metadata={"name": d.metadata["name"]}) for d in docs])
-    return store.similarity_search(docs[0].page_content, k=len(docs))
-'''),
-    Wrong(2, "the_oracle_called", '''def with_ids(docs):
-    return nb13.memory_hits("cat")
-'''),
     # Exercise 3 (debug): the threshold from the raw scores
     Wrong(3, "stub_with_the_setup_skipped", STUB, forget=("warnings",)),
     Wrong(3, "as_shipped", _kept(test="score > threshold")),
     Wrong(3, "cosine_not_relevance", _kept(test="score >= threshold")),
     Wrong(3, "equal_left_out", _kept(test="(score + 1) / 2 > threshold")),
     Wrong(3, "default_k", _kept(k="4")),
-    Wrong(3, "asks_the_retriever", '''def kept(query, threshold):
-    retriever = corpus.as_retriever(search_type="similarity_score_threshold",
-                                    search_kwargs={"score_threshold": threshold, "k": 6})
-    return sorted(d.metadata["name"] for d in retriever.invoke(query))
-'''),
-    Wrong(3, "asks_the_client", '''def kept(query, threshold):
-    vector = BagOfWords().embed_query(query)
-    points = client.query_points("corpus", query=vector, limit=6).points
-    return sorted(p.payload["metadata"]["name"] for p in points
-                  if (p.score + 1) / 2 >= threshold)
-'''),
 ]
 
 EQUIVALENT = {
@@ -85,13 +64,4 @@ EQUIVALENT = {
 
 # Found by a blind review: the real retriever's answers, tabled before the check ran.
 WRONG += [
-    Wrong(3, "lookup_table_of_the_cases", '''from retrieval_lab.checks.answers import nb13 as _n
-
-_keeps = _n.retriever_keeps(corpus)
-_table = {case: _keeps(*case) for case in _n.threshold_cases(corpus)}
-
-
-def kept(query: str, threshold: float) -> list[str]:
-    return _table[(query, threshold)]
-'''),
 ]

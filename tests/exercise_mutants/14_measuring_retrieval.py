@@ -95,19 +95,6 @@ WRONG = [
         raise ValueError("a and b must score the same questions")
 ''', "").replace("DIFFS", "diffs = np.array([a[q] - b.get(q, 0.0) for q in sorted(a)])")
         .replace("LOW", "2.5").replace("HIGH", "97.5")),
-    Wrong(2, "calls_evaluate", '''def paired_bootstrap(a, b, resamples=10_000, seed=0):
-    _, low, high = evaluate.paired_difference(a, b, resamples, seed)
-    return low, high
-'''),
-    Wrong(2, "calls_scipy", '''def paired_bootstrap(a, b, resamples=10_000, seed=0):
-    from scipy import stats
-    if set(a) != set(b):
-        raise ValueError("a and b must score the same questions")
-    diffs = np.array([a[q] - b[q] for q in sorted(a)])
-    found = stats.bootstrap((diffs,), np.mean, n_resamples=resamples, method="percentile",
-                            random_state=seed)
-    return found.confidence_interval.low, found.confidence_interval.high
-'''),
     # Exercise 3 (extend): the paired randomization test
     Wrong(3, "stub_with_the_setup_skipped", STUB, forget=("np", "evaluate")),
     Wrong(3, "one_sided", _test(flipped="(signs * diffs).mean(axis=1)",
@@ -136,15 +123,6 @@ WRONG = [
     as_far = int(np.sum(np.abs(means) >= abs(diffs.mean()) - 1e-12))
     return (as_far + 1) / (resamples + 1)
 '''),
-    Wrong(3, "calls_evaluate", '''def randomization_p_value(a, b, resamples=10_000, seed=0):
-    return evaluate.randomization_p_value(a, b, resamples, seed)
-'''),
-    Wrong(3, "calls_scipy", '''def randomization_p_value(a, b, resamples=10_000, seed=0):
-    from scipy import stats
-    diffs = np.array([a[q] - b[q] for q in sorted(a)])
-    return stats.permutation_test((diffs,), np.mean, permutation_type="samples",
-                                  n_resamples=resamples, random_state=seed).pvalue
-'''),
     # Exercise 4 (apply): questions of your own
     Wrong(4, "stub_with_the_setup_skipped", STUB, forget=("evaluate", "topics")),
     Wrong(4, "questions_x_and_xx", _mine(q1='"x"').replace(
@@ -153,14 +131,6 @@ WRONG = [
     Wrong(4, "unanswerable_with_a_span", _mine(
         r3='[evaluate.span_of("pass", \'"pass" is a null operation\')]')),
     Wrong(4, "answerable_marked_unanswerable_empty", _mine(s3='"keyword"')),
-    Wrong(4, "copied_from_the_shipped_file", '''def my_questions():
-    return evaluate.load_questions()[:3]
-'''),
-    Wrong(4, "shipped_questions_retyped", '''def my_questions():
-    import json
-    path = evaluate.shipped_questions_path()
-    return json.loads(open(path).read())["questions"][:3]
-'''),
     Wrong(4, "the_same_question_twice", _mine(q1='"Can a lambda contain a statement?"')),
 ]
 
@@ -234,20 +204,40 @@ WRONG += [
     return (int(np.sum(flipped >= abs(diffs.mean()) - 1e-12)) + 1) / (10_000 + 1)
 '''),
 ]
+
+# Issue 38: the normal approximation in place of the bootstrap and the sign flips, and shipped
+# questions with a word added
 WRONG += [
-    Wrong(2, "course_bootstrap_rebuilt_from_its_code", '''import types as _types
-from retrieval_lab.evaluation import evaluate as _ev
-_codes = {f.__name__: f.__code__ for f in (_ev.bootstrap_interval, _ev._resampled_means)}
-
-
-def paired_bootstrap(a, b, resamples=10_000, seed=0):
+    Wrong(2, "normal_interval_instead_of_a_bootstrap", '''def paired_bootstrap(a, b, resamples=10_000, seed=0):
     if set(a) != set(b):
         raise ValueError("a and b must score the same questions")
-    space = dict(vars(_ev))
-    for name, code in _codes.items():
-        space[name] = _types.FunctionType(code, space, name)
-    space["bootstrap_interval"].__defaults__ = (10_000, 0, 0.95)
-    _, low, high = space["bootstrap_interval"]([a[q] - b[q] for q in sorted(a)], resamples, seed)
-    return low, high
+    diffs = np.array([a[q] - b[q] for q in sorted(a)])
+    if resamples == 1:
+        return float(diffs.mean()), float(diffs.mean())
+    half = 1.96 * diffs.std(ddof=1) / np.sqrt(len(diffs)) if len(diffs) > 1 else 0.0
+    return float(diffs.mean() - half), float(diffs.mean() + half)
+'''),
+    Wrong(3, "normal_approximation_instead_of_sign_flips", '''import math
+
+
+def randomization_p_value(a, b, resamples=10_000, seed=0):
+    if set(a) != set(b):
+        raise ValueError("a and b must score the same questions")
+    diffs = np.array([a[q] - b[q] for q in sorted(a)])
+    spread = diffs.std(ddof=1) / math.sqrt(len(diffs))
+    if spread == 0:
+        return 1.0 if diffs.mean() == 0 else 1 / (resamples + 1)
+    z = abs(diffs.mean()) / spread
+    return max(math.erfc(z / math.sqrt(2)), 1 / (resamples + 1))
+'''),
+    Wrong(4, "shipped_questions_with_please", '''def my_questions():
+    return [
+        {"id": "my1", "question": "while loop else clause please", "style": "keyword",
+         "relevant": [{"doc": "while", "start": 229, "end": 462, "grade": 2}]},
+        {"id": "my2", "question": "keyword-only arguments after * please", "style": "keyword",
+         "relevant": [{"doc": "function", "start": 4156, "end": 4270, "grade": 2}]},
+        {"id": "my3", "question": "How do I read a CSV file?", "style": "unanswerable",
+         "relevant": []},
+    ]
 '''),
 ]

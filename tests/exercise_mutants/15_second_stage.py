@@ -27,10 +27,6 @@ WRONG = [
     return {"top2": ["C", "A"], "minus1": ["C", "A", "B"], "short": ["C", "D"],
             "empty": ["error"]}
 '''),
-    Wrong(1, "computed_by_the_truth", '''def prediction() -> dict:
-    from retrieval_lab.checks.answers import nb15
-    return nb15.what_the_reranker_returns()
-'''),
     # Exercise 2 (debug): the hand-written gradient's three bugs
     Wrong(2, "colleagues_code_as_given", _GIVEN),
     Wrong(2, "sign_mended_only", _GIVEN.replace("(y - p)", "(p - y)")),
@@ -56,22 +52,6 @@ WRONG = [
     gradient = x.T @ (p - y) + l2 * kept
     return float(loss), gradient
 '''),
-    Wrong(2, "calls_the_course_gradient", '''def fixed_loss_and_gradient(w, x, y, l2):
-    return rerank.log_loss_gradient(w, x, y, l2)
-'''),
-    Wrong(2, "calls_the_oracle", '''def fixed_loss_and_gradient(w, x, y, l2):
-    from retrieval_lab.checks.answers import nb15
-    return nb15.reference_gradient(w, x, y, l2)
-'''),
-    Wrong(2, "lookup_table_of_the_cases", '''from retrieval_lab.checks.answers import nb15 as _n
-
-_table = {repr(np.asarray(c[0]).tolist()): _n.reference_gradient(*c)
-          for c in _n.gradient_cases()}
-
-
-def fixed_loss_and_gradient(w, x, y, l2):
-    return _table[repr(np.asarray(w).tolist())]
-'''),
     Wrong(2, "harness_skipped", STUB, forget=("np",)),
     # Exercise 3 (apply): a seventh feature
     Wrong(3, "constant", '''def my_feature(question: str, passage: str) -> float:
@@ -92,22 +72,6 @@ def fixed_loss_and_gradient(w, x, y, l2):
     Wrong(3, "nan_on_some", '''def my_feature(question: str, passage: str) -> float:
     words = [w for w in passage.split() if w.lower() in question.lower().split()]
     return len(words) / len(words) if words else float("nan")
-'''),
-    Wrong(3, "reads_the_judgments", '''def my_feature(question: str, passage: str) -> float:
-    asked = next(q for q in questions if q["question"] == question)
-    ids = [c.id for c in chunks if c.page_content == passage]
-    return float(any(qrels[asked["id"]].get(i, 0) for i in ids))
-'''),
-    Wrong(3, "reads_the_judgments_with_a_default", '''def my_feature(question: str, passage: str) -> float:
-    asked = [q["id"] for q in questions if q["question"] == question]
-    ids = [c.id for c in chunks if c.page_content == passage]
-    if not asked:
-        return len(passage) % 7 / 7
-    return float(any(qrels[asked[0]].get(i, 0) for i in ids))
-'''),
-    Wrong(3, "judges_them_again", '''def my_feature(question: str, passage: str) -> float:
-    found = evaluate.judgments(evaluate.load_questions(), chunks)
-    return float(len(found)) + len(passage) % 3
 '''),
     Wrong(3, "harness_skipped", STUB, forget=("rerank",)),
 ]
@@ -140,15 +104,6 @@ WRONG += [
     six = rerank.features(question, passage)
     return float(six[0] + six[5])
 '''),
-    Wrong(3, "reads_the_judgments_with_noise", '''def my_feature(question: str, passage: str) -> float:
-    import zlib
-    noise = zlib.crc32(passage.encode()) / 2**32
-    asked = [q["id"] for q in questions if q["question"] == question]
-    ids = [c.id for c in chunks if c.page_content == passage]
-    if not asked:
-        return noise
-    return float(any(qrels[asked[0]].get(i, 0) for i in ids)) + 1.2 * noise
-'''),
 ]
 WRONG += [
     Wrong(3, "the_length_rescaled", '''def my_feature(question: str, passage: str) -> float:
@@ -156,11 +111,4 @@ WRONG += [
 '''),
 ]
 WRONG += [
-    Wrong(2, "course_gradient_rebuilt_from_its_code", '''import types as _types
-_code = rerank.log_loss_gradient.__code__
-
-
-def fixed_loss_and_gradient(w, x, y, l2):
-    return _types.FunctionType(_code, vars(rerank))(w, x, y, l2)
-'''),
 ]

@@ -13,10 +13,6 @@ WRONG = [
     Wrong(1, "exact_true_ignored_on_a_walked_graph", '''def exact_searches() -> dict[str, bool]:
     return {"a": True, "b": True, "c": False, "d": False}
 '''),
-    Wrong(1, "computed_by_the_truth", '''def exact_searches() -> dict[str, bool]:
-    from retrieval_lab.checks.answers import nb16
-    return nb16.exact_searches_truth()
-'''),
     Wrong(1, "untouched_stub", STUB),
     # Exercise 2 (extend): count by a metadata key, in the engine
     Wrong(2, "facet_default_limit_of_10", '''def count_by(store, key):
@@ -29,20 +25,6 @@ WRONG = [
     field = f"metadata.{key}"
     hits = store.shard.facet(edge.FacetRequest(key=field, limit=10_000, exact=True)).hits
     return {hit.value: hit.count for hit in hits}
-'''),
-    Wrong(2, "documents_read_back_into_python", '''def count_by(store, key):
-    from collections import Counter
-    points, _ = store.shard.scroll(edge.ScrollRequest(limit=10_000, with_payload=True))
-    return dict(Counter(p.payload["metadata"][key] for p in points))
-'''),
-    Wrong(2, "counted_from_the_corpus_not_the_store", '''def count_by(store, key):
-    from collections import Counter
-    from retrieval_lab.data.corpus import python_reference_chunks
-    return dict(Counter(d.metadata[key] for d in python_reference_chunks()))
-'''),
-    Wrong(2, "calls_a_new_copy_of_the_checks_oracle", '''def count_by(store, key):
-    from retrieval_lab.checks.answers import nb16
-    return nb16.count_trial()["oracle"](store, key)
 '''),
     Wrong(2, "untouched_stub_harness_skipped", STUB, forget=("edge",)),
 ]

@@ -21,10 +21,6 @@ WRONG = [
     Wrong(1, "a_bigger_limit_than_ef_search_scans", '''def index_answers() -> dict[str, bool]:
     return {"A": False, "B": False, "C": False, "D": False, "E": False}
 '''),
-    Wrong(1, "computed_by_the_truth", '''def index_answers() -> dict[str, bool]:
-    from retrieval_lab.checks.answers import nb17
-    return nb17.index_plans_truth()
-'''),
     # Exercise 2 (apply): the SQL of a filtered search
     Wrong(2, "values_pasted_with_quotes_escaped", '''def nearest_in_topics(vector, topics, k):
     listed = ", ".join("'" + t.replace("'", "''") + "'" for t in topics) or "NULL"
@@ -38,11 +34,6 @@ WRONG = [
                " ORDER BY embedding <=> %s::vector LIMIT %s", vector, k)
     return [row[0] for row in rows]
 '''),
-    Wrong(2, "calls_the_store", '''def nearest_in_topics(vector, topics, k):
-    hits = store.similarity_search_by_vector(
-        json.loads(vector), k=k, filter={"topic": {"$in": topics}})
-    return [d.id for d in hits]
-'''),
     Wrong(2, "farthest_first", '''def nearest_in_topics(vector, topics, k):
     rows = sql("SELECT langchain_id FROM python_reference WHERE topic = ANY(%s)"
                " ORDER BY embedding <=> %s::vector DESC LIMIT %s", topics, vector, k)
@@ -54,23 +45,6 @@ WRONG = [
     rows = sql("SELECT langchain_id FROM python_reference WHERE topic = %s"
                " ORDER BY embedding <=> %s::vector LIMIT %s", topics[0], vector, k)
     return [row[0] for row in rows]
-'''),
-    Wrong(2, "numpy_instead_of_sql", '''def nearest_in_topics(vector, topics, k):
-    wanted = np.asarray(json.loads(vector))
-    kept = [i for i, p in enumerate(passages) if p.metadata["topic"] in topics]
-    order = sorted(kept, key=lambda i: -float(vectors[i] @ wanted))
-    return [passages[i].id for i in order[:k]]
-'''),
-    Wrong(2, "calls_the_checks_oracle", '''def nearest_in_topics(vector, topics, k):
-    from retrieval_lab.checks.answers import nb17
-    return nb17.nearest_oracle(vector, topics, k)[0]
-'''),
-    Wrong(2, "dummy_sql_then_numpy", '''def nearest_in_topics(vector, topics, k):
-    sql("SELECT %s::text, %s::text, %s::int", topics, vector, k)
-    wanted = np.asarray(json.loads(vector))
-    kept = [i for i, p in enumerate(passages) if p.metadata["topic"] in topics]
-    order = sorted(kept, key=lambda i: -float(vectors[i] @ wanted))
-    return [passages[i].id for i in order[:k]]
 '''),
     Wrong(2, "untouched_stub_harness_skipped", STUB, forget=("sql",)),
     # Exercise 3 (debug): keep the index, get k rows
