@@ -5,9 +5,10 @@ are tried, each in the notebook's own kernel right after nbval ran its cells
 (``tools/nbval_solutions.py``):
 
 - **hand-written wrong solutions**, one module per notebook in ``tests/exercise_mutants/``, each a
-  :class:`Wrong` named for the mistake it makes (the edge inputs the exercise is about, and the
-  shortcuts: the untouched stub with the harness skipped, the oracle or the real class called, an
-  empty subclass, a lookup table of the cases);
+  :class:`Wrong` named for the mistake it makes (the edge inputs the exercise is about, the
+  untouched stub with the harness skipped, an empty subclass). Shortcuts that the allowlist refuses
+  before anything runs (the oracle or the real class called, a lookup table of the cases, the
+  checks rewritten from the cell) are tried by reading alone, in ``tests/test_shortcuts.py``;
 - **predict probes**, made here from each predict exercise's solution: one key at a time made
   wrong (the messages must all read the same) and the answer computed instead of written (it must
   be refused with the reason);
