@@ -14,17 +14,6 @@ from retrieval_lab.data.corpus import course_data
 from retrieval_lab.scratch.document import Document
 
 
-def _notebook_function(name: str) -> Any:
-    """The notebook's own function of that name, when its cell ran."""
-    try:
-        from IPython import get_ipython
-    except ImportError:
-        return None
-    shell = get_ipython()
-    value = shell.user_ns.get(name) if shell is not None else None
-    return value if callable(value) else None
-
-
 def _text_files() -> list[Path]:
     data = course_data()
     return sorted(data.glob("*.md")) + sorted(data.glob("*.txt"))
@@ -137,8 +126,6 @@ def _fields(documents: Any) -> list[tuple[str, dict]]:
     return [(d.page_content, d.metadata) for d in documents]
 
 
-
-
 def line_problems(make: Callable[..., Any]) -> str | None:
     """The same Documents as log_lines on every stream, reading one line per Document."""
     for text in _streams():
@@ -158,10 +145,6 @@ def line_problems(make: Callable[..., Any]) -> str | None:
 
 
 # ----------------------------------------------------------------- Exercise 3: extend
-
-
-def reference_split(loader: Any, text_splitter: Any) -> list[Any]:
-    return text_splitter.split_documents(loader.load())
 
 
 def splitting_problems(split: Callable[..., Any]) -> str | None:

@@ -92,8 +92,6 @@ def merge_cases(seed: int = 3, count: int = 60, fresh: bool = True
     return cases
 
 
-
-
 # ----------------------------------------------------------------- Exercise 3: extend
 
 

@@ -21,8 +21,6 @@ def _real_cosine(x: Any, y: Any) -> np.ndarray:
     return _cosine_similarity(x, y)
 
 
-
-
 # ----------------------------------------------------------------- Exercise 1: predict
 
 CAT_TEXTS = ("cat cat cat", "Cats!", "a dog and a cat", "CAT-like", "python kernel")
@@ -110,8 +108,6 @@ def same_ranking(mine: Any, real: Any) -> bool:
     except (TypeError, ValueError):
         return False
     return close and same(mine, real)
-
-
 
 
 def rank_cases(fresh: bool = True) -> list[tuple[list[float], list[list[float]]]]:

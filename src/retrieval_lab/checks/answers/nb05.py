@@ -60,8 +60,6 @@ def attention_cases() -> list[tuple[list[str], int]]:
     return cases
 
 
-
-
 def attention_problems(attend) -> str | None:
     """The attempt against minilm.self_attention on every real piece of every case."""
 

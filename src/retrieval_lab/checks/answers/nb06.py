@@ -112,8 +112,6 @@ def _store_cosine(q: list[float], v: list[float]) -> float:
     return sum(a * b for a, b in zip(q, v, strict=True)) / (math.hypot(*q) * math.hypot(*v))
 
 
-
-
 def relevance_problems(attempt) -> str | None:
     """The mended store: relevance on the line for every score, no warning, the ranking kept."""
 

@@ -73,8 +73,6 @@ def mmr_cases(fresh: bool = True) -> list[tuple[list[float], list[list[float]], 
     return cases
 
 
-
-
 # ----------------------------------------------------------------- Exercise 3: add_documents
 
 
@@ -122,8 +120,6 @@ def _add_problems(store_class: type) -> str | None:
             if not np.allclose(entry.get("vector"), BagOfWords().embed_query(doc.page_content)):
                 return f"{call}: the vector stored under {id_!r} is not the text's"
     return None
-
-
 
 
 def safe_store_problems(store_class: type) -> str | None:

@@ -188,8 +188,6 @@ def scored_cases(seed: int = 10, drawn: int = 10) -> list[tuple[dict, str, list]
     return cases
 
 
-
-
 # ----------------------------------------------------------------- Exercise 3: apply
 
 GRID = tuple(round(0.5 + i / 100, 2) for i in range(51))

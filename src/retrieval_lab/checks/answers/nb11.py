@@ -80,8 +80,6 @@ def top_ids_cases(seed: int = 4, drawn: int = 8, fresh: bool = True) -> list[tup
     return cases
 
 
-
-
 # ----------------------------------------------------------------- Exercise 3: extend
 
 

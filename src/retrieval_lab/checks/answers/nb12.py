@@ -146,10 +146,6 @@ def at_least_cases(seed: int | None = None, drawn: int = 36) -> list[tuple]:
     return cases
 
 
-
-
-
-
 #: A refuse= target: FAISS's searches by any route (the methods above are only the front doors).
 
 

@@ -113,8 +113,6 @@ def memory_hits(query: str) -> list[Any]:
 WITH_IDS_CASES = ["cat", "python kernel", "dog", "kernel", "cat dog python kernel"]
 
 
-
-
 # ----------------------------------------------------------------- Exercise 3: the threshold
 
 

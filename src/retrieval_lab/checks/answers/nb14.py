@@ -255,8 +255,6 @@ def randomization_cases() -> list[tuple[dict, dict]]:
     return cases
 
 
-
-
 # ----------------------------------------------------------------- Exercise 4: apply
 
 

@@ -120,8 +120,6 @@ def same_loss_and_gradient(got: Any, expected: tuple[float, np.ndarray]) -> bool
     )
 
 
-
-
 # ----------------------------------------------------------------- Exercise 3: apply
 
 #: Questions the learner has not seen: the feature runs on their candidates.

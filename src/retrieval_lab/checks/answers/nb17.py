@@ -205,8 +205,6 @@ def nearest_problems(attempt: Callable[..., Any]) -> str | None:
     return None
 
 
-
-
 # ----------------------------------------------------------------- Exercise 3: debug
 
 MAX_EF_SEARCH = 100
