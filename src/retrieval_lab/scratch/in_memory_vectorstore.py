@@ -262,7 +262,7 @@ for _twin in AWAITING_TWINS:
     add_to_class(InMemoryVectorStore)(_twin)
 
 
-# %% notebooks/07_in_memory_vectorstore.ipynb, cell 79
+# %% notebooks/07_in_memory_vectorstore.ipynb, cell 82
 import json
 from pathlib import Path
 
@@ -287,7 +287,7 @@ def _not_implemented(obj: Any) -> dict[str, Any]:
     return {"lc": 1, "type": "not_implemented", "id": id_, "repr": text}
 
 
-# %% notebooks/07_in_memory_vectorstore.ipynb, cell 80
+# %% notebooks/07_in_memory_vectorstore.ipynb, cell 83
 def _to_json(value: Any) -> Any:
     """One stored value in the form langchain's ``dumpd`` gives it.
 
@@ -316,7 +316,7 @@ def _to_json(value: Any) -> Any:
     return _not_implemented(value)
 
 
-# %% notebooks/07_in_memory_vectorstore.ipynb, cell 81
+# %% notebooks/07_in_memory_vectorstore.ipynb, cell 84
 def _from_json(value: Any) -> Any:
     """Undo ``_to_json``, innermost values first, reviving only Documents (like
     ``allowed_objects=[Document]``)."""
@@ -348,7 +348,7 @@ def _from_json(value: Any) -> Any:
     return value
 
 
-# %% notebooks/07_in_memory_vectorstore.ipynb, cell 82
+# %% notebooks/07_in_memory_vectorstore.ipynb, cell 85
 @add_to_class(InMemoryVectorStore)
 def dump(self, path: str | Path) -> None:
     """Write the store dict as JSON (the real store's file format); parent folders are
