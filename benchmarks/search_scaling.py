@@ -634,7 +634,9 @@ def run(args: argparse.Namespace) -> None:
     probe = memory_bandwidth(args.probe_mb, threads=threads)
     print(f"memory bandwidth probe ({args.probe_mb} MB read by numpy): "
           + " · ".join(f"{name} {gbs:.1f}" for name, gbs in probe["each"].items())
-          + f" GB/s on {threads} thread(s), numpy's BLAS threads -> reference {probe['best']:.1f} GB/s")
+          + f" GB/s (medians of {probe['repeats']} reads) on {threads} thread(s), numpy's BLAS threads"
+          + f" -> reference {probe['best']:.1f} GB/s (middle half of its reads "
+          + f"{probe['spread'][0]:.1f}-{probe['spread'][1]:.1f})")
     print()
 
     rng = np.random.default_rng(args.seed)
