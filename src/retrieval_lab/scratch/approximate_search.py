@@ -72,7 +72,7 @@ def search_layer(self, query, entries: list, ef: int, layer: int) -> list:
     return sorted(best, reverse=True)
 
 
-# %% notebooks/12_approximate_search.ipynb, cell 26
+# %% notebooks/12_approximate_search.ipynb, cell 24
 @add_to_class(HNSW)
 def select(self, scored: list, limit: int) -> list:
     """The paper's heuristic: take candidates best first; keep one only if it is
@@ -89,7 +89,7 @@ def select(self, scored: list, limit: int) -> list:
     return kept
 
 
-# %% notebooks/12_approximate_search.ipynb, cell 30
+# %% notebooks/12_approximate_search.ipynb, cell 26
 @add_to_class(HNSW)
 def link(self, node: int, new: int, layer: int) -> None:
     """Add the link node -> new; when node's list is full, reselect it with select()."""
@@ -103,7 +103,7 @@ def link(self, node: int, new: int, layer: int) -> None:
     self.links[layer][node] = self.select(scored, self.max_links(layer))
 
 
-# %% notebooks/12_approximate_search.ipynb, cell 32
+# %% notebooks/12_approximate_search.ipynb, cell 28
 @add_to_class(HNSW)
 def insert(self, node: int) -> None:
     """Link an added row into the graph, from the top layer down."""
@@ -128,7 +128,7 @@ def insert(self, node: int) -> None:
         self.entry, self.top = node, level
 
 
-# %% notebooks/12_approximate_search.ipynb, cell 33
+# %% notebooks/12_approximate_search.ipynb, cell 29
 @add_to_class(HNSW)
 def add(self, vectors) -> None:
     """Append rows (2-D, unit length) and insert them one by one, in order."""
@@ -142,7 +142,7 @@ def add(self, vectors) -> None:
         self.insert(node)
 
 
-# %% notebooks/12_approximate_search.ipynb, cell 35
+# %% notebooks/12_approximate_search.ipynb, cell 31
 @add_to_class(HNSW)
 def search(self, query, k: int = 10, ef: int = 16) -> tuple[list[int], int]:
     """The k best nodes for query, best first, and the number of vectors scored."""
