@@ -2,7 +2,7 @@
 # Edit the notebook's cells tagged "export", run them, then run `make export`.
 # Each part starts with `# %% <notebook>, cell K` (K counts every cell from 0).
 
-# %% notebooks/11_matrix_vectorstore.ipynb, cell 12
+# %% notebooks/11_matrix_vectorstore.ipynb, cell 7
 import uuid
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -15,7 +15,7 @@ from retrieval_lab.scratch.embeddings import Embeddings
 from retrieval_lab.scratch.in_memory_vectorstore import InMemoryVectorStore
 
 
-# %% notebooks/11_matrix_vectorstore.ipynb, cell 14
+# %% notebooks/11_matrix_vectorstore.ipynb, cell 9
 def _unit_rows(matrix: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Each row divided by its length, as float32, and the lengths. A zero row stays
     zero.
@@ -25,7 +25,7 @@ def _unit_rows(matrix: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return (exact / np.where(norms > 0, norms, 1.0)[:, None]).astype(np.float32), norms
 
 
-# %% notebooks/11_matrix_vectorstore.ipynb, cell 17
+# %% notebooks/11_matrix_vectorstore.ipynb, cell 12
 def _unit_query(embedding: Any, dim: int) -> np.ndarray:
     """The query as a float32 unit vector: normalised once, so each score is a plain dot
     product."""
@@ -45,7 +45,7 @@ def _unit_query(embedding: Any, dim: int) -> np.ndarray:
     return (query / norm).astype(np.float32)
 
 
-# %% notebooks/11_matrix_vectorstore.ipynb, cell 20
+# %% notebooks/11_matrix_vectorstore.ipynb, cell 15
 def _top_k(scores: np.ndarray, k: int | None) -> np.ndarray:
     """Positions of the best scores, best first, as many as the real store's ``[:k]``
     keeps: O(n + k log k) instead of sorting all n."""
@@ -59,7 +59,7 @@ def _top_k(scores: np.ndarray, k: int | None) -> np.ndarray:
     return best[np.argsort(-scores[best], kind="stable")]
 
 
-# %% notebooks/11_matrix_vectorstore.ipynb, cell 23
+# %% notebooks/11_matrix_vectorstore.ipynb, cell 18
 def _grown(array: np.ndarray, rows: int) -> np.ndarray:
     """``array`` with room for at least ``rows`` rows, its content kept: when full, the
     capacity doubles, so n appends copy fewer than 2n rows in all."""
@@ -70,7 +70,7 @@ def _grown(array: np.ndarray, rows: int) -> np.ndarray:
     return bigger
 
 
-# %% notebooks/11_matrix_vectorstore.ipynb, cell 25
+# %% notebooks/11_matrix_vectorstore.ipynb, cell 20
 class _MatrixRows:
     """Vectors kept as rows of contiguous arrays, found by id: the storage under
     MatrixVectorStore. ``_unit`` (float32, unit rows) is what a search reads; ``_raw``
@@ -101,7 +101,7 @@ def matrix(self) -> np.ndarray:
     return view
 
 
-# %% notebooks/11_matrix_vectorstore.ipynb, cell 26
+# %% notebooks/11_matrix_vectorstore.ipynb, cell 21
 @add_to_class(_MatrixRows)
 def _write_rows(self, ids: list[str], matrix: np.ndarray) -> None:
     """Upsert: a known id is overwritten where it is, a new id is appended."""
@@ -122,7 +122,7 @@ def _write_rows(self, ids: list[str], matrix: np.ndarray) -> None:
         self._raw[where] = block
 
 
-# %% notebooks/11_matrix_vectorstore.ipynb, cell 27
+# %% notebooks/11_matrix_vectorstore.ipynb, cell 22
 @add_to_class(_MatrixRows)
 def _delete_row(self, doc_id: str) -> bool:
     """Remove one id's row by moving the last row into its place: O(d), any n."""
@@ -139,7 +139,7 @@ def _delete_row(self, doc_id: str) -> bool:
     return True
 
 
-# %% notebooks/11_matrix_vectorstore.ipynb, cell 29
+# %% notebooks/11_matrix_vectorstore.ipynb, cell 24
 class MatrixVectorStore(_MatrixRows, InMemoryVectorStore):
     """Notebook 07's store with its storage and search replaced: every vector is a unit
     row of one float32 matrix, and a search reads it once (one matrix-vector product
@@ -151,7 +151,7 @@ class MatrixVectorStore(_MatrixRows, InMemoryVectorStore):
         InMemoryVectorStore.__init__(self, embedding)  # checks the model
 
 
-# %% notebooks/11_matrix_vectorstore.ipynb, cell 31
+# %% notebooks/11_matrix_vectorstore.ipynb, cell 26
 @add_to_class(MatrixVectorStore)
 def add_documents(
     self, documents: list[Document], ids: list[str] | None = None, **kwargs: Any
@@ -161,7 +161,7 @@ def add_documents(
     return self._upsert(documents, vectors, ids)
 
 
-# %% notebooks/11_matrix_vectorstore.ipynb, cell 33
+# %% notebooks/11_matrix_vectorstore.ipynb, cell 28
 @add_to_class(MatrixVectorStore)
 def delete(self, ids: Sequence[str] | None = None, **kwargs: Any) -> None:
     """Remove these ids; unknown ids are ignored, None or [] delete nothing."""
@@ -183,7 +183,7 @@ def _document_at(self, doc_id: str) -> Document:
     return Document(page_content=record["text"], metadata=record["metadata"], id=doc_id)
 
 
-# %% notebooks/11_matrix_vectorstore.ipynb, cell 35
+# %% notebooks/11_matrix_vectorstore.ipynb, cell 30
 @add_to_class(MatrixVectorStore)
 def _rows_passing(self, filter: Callable[[Document], bool] | None) -> Any:
     """The rows a search reads: a slice of all live rows, or an array of row numbers."""
@@ -201,7 +201,7 @@ def _rows_passing(self, filter: Callable[[Document], bool] | None) -> Any:
     )
 
 
-# %% notebooks/11_matrix_vectorstore.ipynb, cell 36
+# %% notebooks/11_matrix_vectorstore.ipynb, cell 31
 @add_to_class(MatrixVectorStore)
 def _search(
     self, embedding: Any, k: int | None, filter: Callable[[Document], bool] | None
@@ -224,7 +224,7 @@ def _search(
     return (best if isinstance(rows, slice) else rows[best]), scores[best]
 
 
-# %% notebooks/11_matrix_vectorstore.ipynb, cell 37
+# %% notebooks/11_matrix_vectorstore.ipynb, cell 32
 @add_to_class(MatrixVectorStore)
 def _search_by_vector(
     self,
@@ -241,7 +241,7 @@ def _search_by_vector(
     ]
 
 
-# %% notebooks/11_matrix_vectorstore.ipynb, cell 75
+# %% notebooks/11_matrix_vectorstore.ipynb, cell 86
 def _as_matrix(vectors: Any, dim: int | None, what: str) -> np.ndarray:
     """Vectors as one (m, d) float array, or a clear error saying what is wrong."""
     as_given = isinstance(vectors, np.ndarray)  # float32 stays float32: no float64 copy
@@ -267,7 +267,7 @@ def _as_matrix(vectors: Any, dim: int | None, what: str) -> np.ndarray:
     return matrix
 
 
-# %% notebooks/11_matrix_vectorstore.ipynb, cell 78
+# %% notebooks/11_matrix_vectorstore.ipynb, cell 89
 @add_to_class(MatrixVectorStore)
 def _upsert(self, documents: list[Document], vectors: Any, ids: list | None) -> list:
     """Check the vectors once, then upsert each document under ``ids``, else its own
@@ -292,7 +292,7 @@ def _upsert(self, documents: list[Document], vectors: Any, ids: list | None) -> 
     return used
 
 
-# %% notebooks/11_matrix_vectorstore.ipynb, cell 86
+# %% notebooks/11_matrix_vectorstore.ipynb, cell 97
 def _entries(self: MatrixVectorStore) -> dict[str, dict[str, Any]]:
     """``{id: {"id", "vector", "text", "metadata"}}``, built from the rows on demand."""
     raw = self._raw
