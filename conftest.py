@@ -6,6 +6,7 @@ import os
 from collections import Counter
 
 import matplotlib
+import pytest
 from hypothesis import HealthCheck, settings
 
 # After nbval runs a notebook, its exercises' solutions run through their checks in that kernel.
@@ -123,3 +124,18 @@ class _ScopeClock:
 def pytest_configure(config) -> None:
     if not hasattr(config, "workerinput"):  # the controller (or a run without xdist) sees every report
         config.pluginmanager.register(_ScopeClock(), "retrieval-lab-scope-clock")
+
+
+@pytest.fixture
+def search_scaling():
+    """``benchmarks/search_scaling.py`` (``make bench``) as a module, for its tiny-size runs."""
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent / "benchmarks" / "search_scaling.py"
+    spec = importlib.util.spec_from_file_location("search_scaling", path)
+    bench = importlib.util.module_from_spec(spec)
+    sys.modules["search_scaling"] = bench
+    spec.loader.exec_module(bench)
+    return bench
