@@ -66,6 +66,8 @@ def angle_cases(fresh: bool = True) -> list[tuple[list[float], list[float]]]:
         # there unless the cosine is clipped to 1 (mutation testing found a clip to 2 passing)
         ([1.304, 0.947, -0.704, -1.265], [1.304, 0.947, -0.704, -1.265]),
         ([-0.922, -0.458, 0.22], [-0.922, -0.458, 0.22]),
+        # opposite vectors whose computed cosine is -1.0000000000000002: a clip to -2 gives nan
+        ([0.905, 0.446, -0.537], [-0.905, -0.446, 0.537]),
         ([0.0, 0.0], [1.0, 1.0]),
         ([1.0, 1.0], [0.0, 0.0]),
         ([0.0, 0.0, 0.0], [0.0, 0.0, 0.0]),
