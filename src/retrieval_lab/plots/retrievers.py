@@ -407,3 +407,84 @@ def score_histograms(
     fig.suptitle(title, fontsize=11)
     fig.tight_layout()
     return fig
+
+
+def run_tree(events: Sequence[object], *, title: str = "the run tree") -> Figure:
+    """The runs of recorded callbacks as a tree: one box per run, under its parent.
+
+    ``events`` as for :func:`run_timeline`. Each run is a box on its own row, indented one step
+    per level and joined to its parent by an elbow line, so "which run is inside which" reads at a
+    glance, as a tracer's run tree shows it. Chain runs are blue boxes with a solid edge, retriever
+    runs orange with a dotted edge and a dotted fill, a run that ended in an error vermillion and
+    hatched (colour, hatch and edge style differ together).
+    """
+    if not events:
+        raise ValueError(
+            "run_tree: no events to draw - invoke something with the handler in "
+            "config={'callbacks': [handler]} first."
+        )
+    runs: dict[int, dict[str, object]] = {}
+    for step, e in enumerate(events, start=1):
+        if e.event == "start":
+            runs[e.run] = {"name": e.name, "kind": e.kind, "parent": e.parent, "failed": False}
+        elif e.run in runs:
+            runs[e.run]["failed"] = e.event == "error"
+        else:
+            raise ValueError(f"run_tree: event {step} ends run {e.run}, which never started.")
+    depth: dict[int, int] = {}
+    for run, info in runs.items():
+        parent = info["parent"]
+        depth[run] = depth[parent] + 1 if parent in depth else 0
+    order = _depth_first(runs)
+    box_h, step_x = 0.6, 0.9
+    widths = {run: 0.11 * len(_tree_label(run, runs[run])) + 0.4 for run in runs}
+    fig_w = max(step_x * depth[r] + widths[r] for r in runs) + 0.6
+    fig_h = 0.8 * len(runs) + 1.3
+    fig, ax = plt.subplots(figsize=(max(fig_w, 4.5), fig_h))
+    row_of = {run: row for row, run in enumerate(order)}
+    used: list[str] = []
+    for run in order:
+        info = runs[run]
+        style = "failed" if info["failed"] else ("retriever" if info["kind"] == "retriever" else "chain")
+        used += [] if style in used else [style]
+        color, hatch, _ = _RUN_STYLES[style]
+        x, y = 0.2 + step_x * depth[run], 0.4 + 0.8 * row_of[run]
+        ax.add_patch(FancyBboxPatch(
+            (x, y), widths[run], box_h, boxstyle="round,pad=0.02", facecolor=to_rgba(color, 0.3),
+            edgecolor=color, hatch=hatch, linewidth=1.6, linestyle=":" if style == "retriever" else "-",
+        ))
+        ax.text(x + 0.15, y + box_h / 2, _tree_label(run, info), ha="left", va="center", fontsize=10,
+                family="monospace")
+        parent = info["parent"]
+        if parent in row_of:
+            px, py = 0.2 + step_x * depth[parent] + 0.3, 0.4 + 0.8 * row_of[parent] + box_h
+            ax.plot([px, px, x], [py, y + box_h / 2, y + box_h / 2], color="black", linewidth=1)
+    ax.set_xlim(0, max(fig_w, 4.5))
+    ax.set_ylim(fig_h - 0.5, 0)
+    ax.axis("off")
+    ax.set_title(title, fontsize=11)
+    handles = [Patch(facecolor=to_rgba(_RUN_STYLES[k][0], 0.3), edgecolor=_RUN_STYLES[k][0],
+                     hatch=_RUN_STYLES[k][1], label=_RUN_STYLES[k][2]) for k in _RUN_STYLES if k in used]
+    ax.legend(handles=handles, loc="lower center", bbox_to_anchor=(0.5, -0.02), ncols=len(handles),
+              fontsize=9, frameon=False)
+    fig.tight_layout()
+    return fig
+
+
+def _tree_label(run: int, info: Mapping[str, object]) -> str:
+    return f"run {run}: {info['name']}" + (" ✗" if info["failed"] else "")
+
+
+def _depth_first(runs: Mapping[int, Mapping[str, object]]) -> list[int]:
+    """Runs in depth-first order: each run right after its parent, siblings in start order."""
+    children: dict[int | None, list[int]] = {}
+    for run, info in runs.items():
+        parent = info["parent"] if info["parent"] in runs else None
+        children.setdefault(parent, []).append(run)
+    order: list[int] = []
+    stack = list(reversed(children.get(None, [])))
+    while stack:
+        run = stack.pop()
+        order.append(run)
+        stack.extend(reversed(children.get(run, [])))
+    return order

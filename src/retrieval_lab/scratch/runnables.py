@@ -4,12 +4,14 @@
 
 # %% notebooks/08_runnables.ipynb, cell 6
 import asyncio
+import contextvars
 import functools
 import logging
 import uuid
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from contextvars import ContextVar
 from typing import Any
 
 from retrieval_lab.runtime.oop import add_to_class
@@ -17,9 +19,10 @@ from retrieval_lab.scratch.document import Document
 
 RunnableConfig = dict[str, Any]
 """A config is a plain dict: ``tags``, ``metadata``, ``callbacks``, ``run_name``,
-``max_concurrency``."""
+``max_concurrency``; the real config's other keys are passed on untouched."""
 
 _CONFIG_KEYS = ("tags", "metadata", "callbacks", "run_name", "max_concurrency")
+_REAL_ONLY_KEYS = ("recursion_limit", "configurable", "run_id")
 
 
 # %% notebooks/08_runnables.ipynb, cell 7
@@ -30,17 +33,22 @@ def _check_config(config: object) -> None:
             f"config must be a dict such as {{'tags': ['x']}}, "
             f"not {type(config).__name__}."
         )
-    unknown = sorted(set(config or {}) - set(_CONFIG_KEYS))
+    unknown = sorted(set(config or {}) - set(_CONFIG_KEYS + _REAL_ONLY_KEYS))
     if unknown:
         raise ValueError(
-            f"unknown config key(s) {unknown}; this scratch "
-            f"config knows {list(_CONFIG_KEYS)}."
+            f"unknown config key(s) {unknown}; this scratch config knows "
+            f"{list(_CONFIG_KEYS)} and passes on {list(_REAL_ONLY_KEYS)}."
         )
 
 
 # %% notebooks/08_runnables.ipynb, cell 9
+var_child_runnable_config: ContextVar[RunnableConfig | None] = ContextVar(
+    "child_runnable_config", default=None
+)
+
+
 def ensure_config(config: RunnableConfig | None = None) -> RunnableConfig:
-    """A fresh config with every key present: code below never tests for ``None``."""
+    """A fresh config with every key present: the enclosing run's, then ``config``'s."""
     _check_config(config)
     fresh: RunnableConfig = {
         "tags": [],
@@ -49,35 +57,17 @@ def ensure_config(config: RunnableConfig | None = None) -> RunnableConfig:
         "run_name": None,
         "max_concurrency": None,
     }
-    for key, value in (config or {}).items():
-        if value is None:
-            continue
-        if key == "tags":
-            value = list(value)
-        elif key == "metadata":
-            value = dict(value)
-        fresh[key] = value
+    for source in (var_child_runnable_config.get(), config):
+        for key, value in (source or {}).items():
+            if value is None:
+                continue
+            if key in ("tags", "metadata"):
+                value = type(fresh[key])(value)  # a copy: list or dict
+            fresh[key] = value
     return fresh
 
 
 # %% notebooks/08_runnables.ipynb, cell 15
-def _schema(name: str, json_type: str | None) -> type:
-    """A stand-in for the pydantic model the real ``get_input_schema()`` returns: a
-    named class whose ``model_json_schema()`` gives the title and the JSON type."""
-    schema: dict[str, Any] = {"title": name} | (
-        {"type": json_type} if json_type else {}
-    )
-    return type(
-        name,
-        (),
-        {
-            "model_json_schema": staticmethod(lambda: dict(schema)),
-            "__doc__": f"Schema {name}.",
-        },
-    )
-
-
-# %% notebooks/08_runnables.ipynb, cell 16
 class Runnable(ABC):
     """Anything with ``invoke``; ``batch``, ``ainvoke`` and ``|`` are built on it."""
 
@@ -98,7 +88,7 @@ def get_name(self) -> str:
     return self.name or type(self).__name__
 
 
-# %% notebooks/08_runnables.ipynb, cell 17
+# %% notebooks/08_runnables.ipynb, cell 16
 def _batch_configs(
     config: RunnableConfig | Sequence[RunnableConfig] | None, n_inputs: int
 ) -> list[RunnableConfig]:
@@ -113,7 +103,7 @@ def _batch_configs(
     return [ensure_config(config) for _ in range(n_inputs)]
 
 
-# %% notebooks/08_runnables.ipynb, cell 18
+# %% notebooks/08_runnables.ipynb, cell 17
 @add_to_class(Runnable)
 def batch(
     self,
@@ -143,19 +133,19 @@ def batch(
         return list(pool.map(one, inputs, configs))
 
 
-# %% notebooks/08_runnables.ipynb, cell 19
+# %% notebooks/08_runnables.ipynb, cell 18
 @add_to_class(Runnable)
 async def ainvoke(
     self, input: Any, config: RunnableConfig | None = None, **kwargs: Any
 ) -> Any:
-    """The async twin: by default, the sync ``invoke`` in a worker thread."""
-    loop = asyncio.get_running_loop()
-    return await loop.run_in_executor(
-        None, functools.partial(self.invoke, input, config, **kwargs)
-    )
+    """The async twin: by default, the sync ``invoke`` in a worker thread (which
+    runs in a copy of this context, so a nested run still finds its parent)."""
+    context = contextvars.copy_context()
+    call = functools.partial(context.run, self.invoke, input, config, **kwargs)
+    return await asyncio.get_running_loop().run_in_executor(None, call)
 
 
-# %% notebooks/08_runnables.ipynb, cell 20
+# %% notebooks/08_runnables.ipynb, cell 19
 @add_to_class(Runnable)
 def __or__(self, other: Any) -> "RunnableSequence":
     return RunnableSequence(self, coerce_to_runnable(other))
@@ -172,22 +162,23 @@ def pipe(self, *others: Any) -> "RunnableSequence":
 
 
 # %% notebooks/08_runnables.ipynb, cell 21
-@add_to_class(Runnable)
-def get_input_schema(self) -> type:
-    return _schema(self.get_name() + "Input", self._input_json_type)
+def call_in_context(
+    config: RunnableConfig, func: Callable[..., Any], *args: Any, **kwargs: Any
+) -> Any:
+    """``func(*args, **kwargs)`` with ``config`` as the config nested invokes start
+    from: set in a copy of the current context, so the caller's is left as it was."""
+    context = contextvars.copy_context()
+    context.run(var_child_runnable_config.set, config)
+    return context.run(func, *args, **kwargs)
 
 
-@add_to_class(Runnable)
-def get_output_schema(self) -> type:
-    return _schema(self.get_name() + "Output", self._output_json_type)
-
-
-# %% notebooks/08_runnables.ipynb, cell 22
+# %% notebooks/08_runnables.ipynb, cell 23
 @add_to_class(Runnable)
 def _call_with_config(
     self, func: Callable[[Any], Any], input: Any, config: RunnableConfig | None
 ) -> Any:
-    """Run ``func(input)`` as one chain run: start event, then end or error event."""
+    """Run ``func(input)`` as one chain run: start event, then end or error event;
+    a runnable invoked inside ``func`` is a child run."""
     config = ensure_config(config)
     manager = CallbackManager.configure(
         config["callbacks"],
@@ -197,8 +188,9 @@ def _call_with_config(
     run = manager.on_chain_start(
         None, input, name=config["run_name"] or self.get_name(), run_type=None
     )
+    child = {**config, "callbacks": run.get_child(), "run_name": None, "run_id": None}
     try:
-        output = func(input)
+        output = call_in_context(child, func, input)
     except Exception as exc:
         run.on_chain_error(exc)
         raise
@@ -206,7 +198,7 @@ def _call_with_config(
     return output
 
 
-# %% notebooks/08_runnables.ipynb, cell 24
+# %% notebooks/08_runnables.ipynb, cell 25
 class RunnableLambda(Runnable):
     """A plain function as a Runnable: its name is the function's (``RunnableLambda``
     for a lambda).
@@ -231,10 +223,11 @@ class RunnableLambda(Runnable):
         return f"RunnableLambda({self.name or '...'})"
 
 
-# %% notebooks/08_runnables.ipynb, cell 25
+# %% notebooks/08_runnables.ipynb, cell 26
 def coerce_to_runnable(thing: Any) -> Runnable:
-    """What ``|`` accepts: a Runnable as it is, a function wrapped in RunnableLambda."""
-    if isinstance(thing, Runnable):
+    """What ``|`` accepts: a Runnable (ours, or anything with ``invoke``, such as a
+    langchain-core one) as it is, a function wrapped in RunnableLambda."""
+    if isinstance(thing, Runnable) or hasattr(thing, "invoke"):
         return thing
     if callable(thing):
         return RunnableLambda(thing)
@@ -251,7 +244,7 @@ def coerce_to_runnable(thing: Any) -> Runnable:
     )
 
 
-# %% notebooks/08_runnables.ipynb, cell 28
+# %% notebooks/08_runnables.ipynb, cell 29
 class RunnableSequence(Runnable):
     """``a | b | c``: each step's output is the next step's input, recorded as one
     parent run.
@@ -269,7 +262,7 @@ class RunnableSequence(Runnable):
         self.name = name
 
 
-# %% notebooks/08_runnables.ipynb, cell 29
+# %% notebooks/08_runnables.ipynb, cell 30
 @add_to_class(RunnableSequence)
 def invoke(
     self, input: Any, config: RunnableConfig | None = None, **kwargs: Any
@@ -291,8 +284,10 @@ def invoke(
                 **config,
                 "callbacks": run.get_child(f"seq:step:{i + 1}"),
                 "run_name": None,
+                "run_id": None,
             }
-            value = step.invoke(value, child, **(kwargs if i == 0 else {}))
+            first = kwargs if i == 0 else {}
+            value = call_in_context(child, step.invoke, value, child, **first)
     except Exception as exc:
         run.on_chain_error(exc)
         raise
@@ -300,23 +295,13 @@ def invoke(
     return value
 
 
-# %% notebooks/08_runnables.ipynb, cell 30
-@add_to_class(RunnableSequence)
-def get_input_schema(self) -> type:
-    return self.steps[0].get_input_schema()
-
-
-@add_to_class(RunnableSequence)
-def get_output_schema(self) -> type:
-    return self.steps[-1].get_output_schema()
-
-
+# %% notebooks/08_runnables.ipynb, cell 31
 @add_to_class(RunnableSequence)
 def __repr__(self) -> str:
     return " | ".join(repr(s) for s in self.steps)
 
 
-# %% notebooks/08_runnables.ipynb, cell 65
+# %% notebooks/08_runnables.ipynb, cell 70
 class BaseCallbackHandler:
     """Something that wants to hear about runs. Every method is a no-op: override what
     you need. The names and keyword arguments are langchain-core's, so a handler written
@@ -342,17 +327,19 @@ class BaseCallbackHandler:
     ) -> None: ...
 
 
-# %% notebooks/08_runnables.ipynb, cell 67
+# %% notebooks/08_runnables.ipynb, cell 72
 class CallbackManager:
     """Handlers plus the tags and metadata every event of one run carries.
 
     "Inheritable" tags and metadata travel down to child runs (the steps of a sequence);
-    the others stay on this run only."""
+    the others stay on this run only. The attribute names are langchain-core's, so the
+    real manager can build a child from ours, and ours from a real one."""
 
     def __init__(
         self, handlers: list[Any] | None = None, parent_run_id: uuid.UUID | None = None
     ) -> None:
         self.handlers: list[Any] = list(handlers or [])
+        self.inheritable_handlers: list[Any] = list(self.handlers)
         self.parent_run_id = parent_run_id
         self.tags: list[str] = []
         self.inheritable_tags: list[str] = []
@@ -360,7 +347,7 @@ class CallbackManager:
         self.inheritable_metadata: dict[str, Any] = {}
 
 
-# %% notebooks/08_runnables.ipynb, cell 68
+# %% notebooks/08_runnables.ipynb, cell 73
 @add_to_class(CallbackManager)
 def add_tags(self, tags: Sequence[str], inherit: bool = True) -> None:
     """Re-adding a tag moves it to the end, as in langchain-core."""
@@ -380,7 +367,27 @@ def add_metadata(self, metadata: dict[str, Any], inherit: bool = True) -> None:
         self.inheritable_metadata = {**self.inheritable_metadata, **metadata}
 
 
-# %% notebooks/08_runnables.ipynb, cell 69
+# %% notebooks/08_runnables.ipynb, cell 74
+@add_to_class(CallbackManager)
+def copy(self) -> "CallbackManager":
+    """A copy with lists and dicts of its own (the real ``ensure_config`` calls it)."""
+    twin = CallbackManager(self.handlers, parent_run_id=self.parent_run_id)
+    for name in _MANAGER_FIELDS:
+        setattr(twin, name, _fresh(getattr(self, name)))
+    return twin
+
+
+_MANAGER_FIELDS = (
+    "inheritable_handlers", "tags", "inheritable_tags", "metadata",
+    "inheritable_metadata",
+)  # fmt: skip
+
+
+def _fresh(value: list[Any] | dict[str, Any]) -> list[Any] | dict[str, Any]:
+    return list(value) if isinstance(value, list) else dict(value)
+
+
+# %% notebooks/08_runnables.ipynb, cell 75
 @add_to_class(CallbackManager)
 @classmethod
 def configure(
@@ -392,13 +399,12 @@ def configure(
     inheritable_metadata: dict[str, Any] | None = None,
     local_metadata: dict[str, Any] | None = None,
 ) -> "CallbackManager":
-    """The manager of one new run: the config's handlers, or a parent's child one."""
-    if isinstance(callbacks, CallbackManager):
+    """The manager of one new run: the config's handlers, or a parent's child manager
+    (ours or langchain-core's: anything with ``handlers`` is read as a manager)."""
+    if hasattr(callbacks, "handlers"):
         manager = cls(callbacks.handlers, parent_run_id=callbacks.parent_run_id)
-        manager.tags = list(callbacks.tags)
-        manager.inheritable_tags = list(callbacks.inheritable_tags)
-        manager.metadata = dict(callbacks.metadata)
-        manager.inheritable_metadata = dict(callbacks.inheritable_metadata)
+        for name in _MANAGER_FIELDS:
+            setattr(manager, name, _fresh(getattr(callbacks, name)))
     else:
         manager = cls(callbacks or [])
     manager.add_tags(list(inheritable_tags or []))
@@ -408,7 +414,7 @@ def configure(
     return manager
 
 
-# %% notebooks/08_runnables.ipynb, cell 70
+# %% notebooks/08_runnables.ipynb, cell 76
 @add_to_class(CallbackManager)
 def _start(self, event: str, payload: Any, name: str, **extra: Any) -> "RunManager":
     run = RunManager(self, uuid.uuid4())
@@ -436,7 +442,7 @@ def on_retriever_start(self, serialized: Any, query: str, *, name: str) -> "RunM
     return self._start("on_retriever_start", query, name)
 
 
-# %% notebooks/08_runnables.ipynb, cell 72
+# %% notebooks/08_runnables.ipynb, cell 78
 class RunManager:
     """One run in progress: it reports the end or the error, and makes managers for
     child runs.
@@ -447,13 +453,17 @@ class RunManager:
         self.run_id = run_id
 
 
-# %% notebooks/08_runnables.ipynb, cell 73
+# %% notebooks/08_runnables.ipynb, cell 79
 @add_to_class(RunManager)
 def _emit(self, event: str, *args: Any, **kwargs: Any) -> None:
-    """Call ``event`` on every handler. A handler that fails is logged, not raised
-    (unless it sets ``raise_error = True``): a broken logger must not break the chain it
-    watches."""
+    """Call ``event`` on every handler that does not ignore its kind (``ignore_chain``,
+    ``ignore_retriever``, as a real handler says). A handler that fails is logged, not
+    raised (unless it sets ``raise_error = True``): a broken logger must not break the
+    chain it watches."""
+    ignore = "ignore_retriever" if "retriever" in event else "ignore_chain"
     for handler in self.manager.handlers:
+        if getattr(handler, ignore, False):
+            continue
         try:
             getattr(handler, event)(
                 *args,
@@ -469,12 +479,13 @@ def _emit(self, event: str, *args: Any, **kwargs: Any) -> None:
             )
 
 
+# %% notebooks/08_runnables.ipynb, cell 80
 @add_to_class(RunManager)
 def _finish(self, event: str, payload: Any) -> None:
     self._emit(event, payload, tags=list(self.manager.tags))
 
 
-# %% notebooks/08_runnables.ipynb, cell 74
+# %% notebooks/08_runnables.ipynb, cell 81
 @add_to_class(RunManager)
 def on_chain_end(self, outputs: Any) -> None:
     self._finish("on_chain_end", outputs)
@@ -495,13 +506,54 @@ def on_retriever_error(self, error: BaseException) -> None:
     self._finish("on_retriever_error", error)
 
 
-# %% notebooks/08_runnables.ipynb, cell 76
+# %% notebooks/08_runnables.ipynb, cell 83
 @add_to_class(RunManager)
 def get_child(self, tag: str | None = None) -> CallbackManager:
     """A child run's manager: the handlers, inheritable tags and metadata, + ``tag``."""
-    child = CallbackManager(self.manager.handlers, parent_run_id=self.run_id)
+    child = CallbackManager(
+        self.manager.inheritable_handlers, parent_run_id=self.run_id
+    )
     child.add_tags(self.manager.inheritable_tags)
     child.add_metadata(self.manager.inheritable_metadata)
     if tag is not None:
         child.add_tags([tag], inherit=False)
     return child
+
+
+# %% notebooks/08_runnables.ipynb, cell 91
+def _schema(name: str, json_type: str | None) -> type:
+    """A stand-in for the pydantic model the real ``get_input_schema()`` returns: a
+    named class whose ``model_json_schema()`` gives the title and the JSON type."""
+    schema: dict[str, Any] = {"title": name} | (
+        {"type": json_type} if json_type else {}
+    )
+    return type(
+        name,
+        (),
+        {
+            "model_json_schema": staticmethod(lambda: dict(schema)),
+            "__doc__": f"Schema {name}.",
+        },
+    )
+
+
+# %% notebooks/08_runnables.ipynb, cell 92
+@add_to_class(Runnable)
+def get_input_schema(self) -> type:
+    return _schema(self.get_name() + "Input", self._input_json_type)
+
+
+@add_to_class(Runnable)
+def get_output_schema(self) -> type:
+    return _schema(self.get_name() + "Output", self._output_json_type)
+
+
+# %% notebooks/08_runnables.ipynb, cell 93
+@add_to_class(RunnableSequence)
+def get_input_schema(self) -> type:
+    return self.steps[0].get_input_schema()
+
+
+@add_to_class(RunnableSequence)
+def get_output_schema(self) -> type:
+    return self.steps[-1].get_output_schema()
