@@ -3,9 +3,7 @@
 # Each part starts with `# %% <notebook>, cell K` (K counts every cell from 0).
 
 # %% notebooks/06_vectorstore.ipynb, cell 5
-import logging
 import math
-import warnings
 from abc import ABC, abstractmethod
 from collections.abc import Iterable
 from itertools import cycle
@@ -17,8 +15,6 @@ from retrieval_lab.scratch.embeddings import Embeddings
 VST = TypeVar("VST", bound="VectorStore")
 
 _RETRIEVER_MODULE = "retrieval_lab.scratch.vectorstore_retriever"
-logger = logging.getLogger(__name__)
-logger.addHandler(logging.NullHandler())  # a library logs; the application prints
 
 
 # %% notebooks/06_vectorstore.ipynb, cell 7
@@ -27,9 +23,7 @@ from retrieval_lab.runtime.oop import add_to_class
 
 # %% notebooks/06_vectorstore.ipynb, cell 8
 class VectorStore(ABC):
-    """Documents in, the nearest documents to a query out. A backend writes the two
-    abstract members and one of ``add_texts`` / ``add_documents``; the rest is given.
-    """
+    """Documents in, the nearest documents to a query out: a backend's contract."""
 
     # the two abstract members: what every backend must write
     @abstractmethod
@@ -121,8 +115,7 @@ def add_documents(self, documents: list[Document], **kwargs: Any) -> list[str]:
 def from_documents(
     cls: type[VST], documents: list[Document], embedding: Embeddings, **kwargs: Any
 ) -> VST:
-    """Unpack the documents and call ``from_texts`` (ids only if some document has one).
-    """
+    """Unpack the documents for ``from_texts`` (ids only if one has an id)."""
     texts = [doc.page_content for doc in documents]
     metadatas = [doc.metadata for doc in documents]
     if "ids" not in kwargs:
@@ -223,6 +216,14 @@ def as_retriever(self, **kwargs: Any) -> Any:
 
 
 # %% notebooks/06_vectorstore.ipynb, cell 66
+import logging
+import warnings
+
+logger = logging.getLogger(__name__)
+logger.addHandler(logging.NullHandler())  # a library logs; the application prints
+
+
+# %% notebooks/06_vectorstore.ipynb, cell 67
 @add_to_class(VectorStore)
 def _similarity_search_with_relevance_scores(
     self, query: str, k: int = 4, **kwargs: Any
@@ -254,7 +255,7 @@ def _kept_above(
     return kept
 
 
-# %% notebooks/06_vectorstore.ipynb, cell 67
+# %% notebooks/06_vectorstore.ipynb, cell 68
 @add_to_class(VectorStore)
 def similarity_search_with_relevance_scores(
     self, query: str, k: int = 4, **kwargs: Any
@@ -266,7 +267,7 @@ def similarity_search_with_relevance_scores(
     return _kept_above(pairs, score_threshold)
 
 
-# %% notebooks/06_vectorstore.ipynb, cell 75
+# %% notebooks/06_vectorstore.ipynb, cell 76
 # The eight twins that only run their sync twin in a worker thread (a course helper)
 from retrieval_lab.runtime.concurrency import in_thread as _in_thread
 from retrieval_lab.runtime.vectorstore_async import THREADED_TWINS
@@ -275,7 +276,7 @@ for _twin in THREADED_TWINS:
     add_to_class(VectorStore)(_twin)
 
 
-# %% notebooks/06_vectorstore.ipynb, cell 79
+# %% notebooks/06_vectorstore.ipynb, cell 80
 @add_to_class(VectorStore)
 async def aadd_texts(
     self,
@@ -296,7 +297,7 @@ async def aadd_texts(
     return await _in_thread(self.add_texts, texts, metadatas, **kwargs)
 
 
-# %% notebooks/06_vectorstore.ipynb, cell 80
+# %% notebooks/06_vectorstore.ipynb, cell 81
 @add_to_class(VectorStore)
 async def aadd_documents(self, documents: list[Document], **kwargs: Any) -> list[str]:
     """The backend's own ``aadd_texts`` if it wrote one, else ``add_documents`` in a
@@ -312,7 +313,7 @@ async def aadd_documents(self, documents: list[Document], **kwargs: Any) -> list
     return await _in_thread(self.add_documents, documents, **kwargs)
 
 
-# %% notebooks/06_vectorstore.ipynb, cell 84
+# %% notebooks/06_vectorstore.ipynb, cell 85
 @add_to_class(VectorStore)
 @classmethod
 async def afrom_documents(
@@ -344,7 +345,7 @@ async def asearch(self, query: str, search_type: str, **kwargs: Any) -> list[Doc
     )
 
 
-# %% notebooks/06_vectorstore.ipynb, cell 85
+# %% notebooks/06_vectorstore.ipynb, cell 86
 @add_to_class(VectorStore)
 async def _asimilarity_search_with_relevance_scores(
     self, query: str, k: int = 4, **kwargs: Any
