@@ -13,7 +13,7 @@ import pytest
 from langchain_core.documents import Document
 
 from retrieval_lab.data import corpus
-from retrieval_lab.models.embeddings import MiniLM
+from retrieval_lab.models.embeddings import BagOfWords, MiniLM
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -121,3 +121,21 @@ def test_distinct_passages_keep_each_text_once_from_the_most_specific_topic(chun
         copies = [c for c in chunks if c.page_content == chunks[i].page_content]
         assert per_topic[chunks[i].metadata["topic"]] == min(per_topic[c.metadata["topic"]] for c in copies)
     assert len(kept) < len(chunks)  # the reference does repeat itself
+
+
+def test_corpus_returns_fresh_objects():
+    a, b = corpus.pets_and_code(), corpus.pets_and_code()
+    assert [d.id for d in a] == [d.id for d in b]
+    assert a[0].metadata is not b[0].metadata
+    assert len({d.id for d in a}) == len(a)
+
+
+
+def test_every_corpus_document_has_a_vocabulary_word():
+    emb = BagOfWords()
+    for doc in corpus.pets_and_code():
+        assert any(emb.embed_query(doc.page_content)), doc
+    plane = BagOfWords(vocabulary=["cat", "dog"])
+    for doc in corpus.cat_dog_plane():
+        assert any(plane.embed_query(doc.page_content)), doc
+

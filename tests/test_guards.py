@@ -180,3 +180,30 @@ def test_exercise_minutes_are_reading_plus_thinking_by_kind(tmp_path):
     assert nbtools.exercise_estimate(nb) == 25  # 2 + 4/7 minutes of reading, 20 of thinking
     nb.cells[-2].metadata["retrieval_lab"]["kind"] = "debug"
     assert nbtools.exercise_estimate(nb) == 20
+
+
+def test_normalise_makes_stored_outputs_portable():
+    """What make execute stores must not depend on the machine, the path or the load."""
+    from nbformat.v4 import new_code_cell, new_notebook, new_output
+
+    from tools.nbtools import ROOT, normalise
+
+    cell = new_code_cell("print('a'); print('b'); 1/0", execution_count=1)
+    cell.metadata["execution"] = {"iopub.execute_input": "2026-12-02T10:00:00"}
+    cell.outputs = [
+        new_output("stream", name="stdout", text="a\n"),
+        new_output("stream", name="stdout", text="b\n"),
+        new_output("error", ename="ZeroDivisionError", evalue="division by zero",
+                   traceback=["File /opt/x/.venv/lib/python3.12/site-packages/m.py:1", f"File {ROOT}/src/m.py:2",
+                              "File ~/.pyenv/versions/3.11.7/lib/python3.11/pathlib.py:1058, in Path.read_text"]),
+    ]
+    nb = new_notebook(cells=[cell], metadata={"widgets": {"state": {}}})
+    normalise(nb)
+    assert [o["output_type"] for o in cell.outputs] == ["stream", "error"]
+    assert cell.outputs[0]["text"] == "a\nb\n"
+    assert cell.outputs[1]["traceback"] == [
+        "File site-packages/m.py:1", "File src/m.py:2", "File python3.11/pathlib.py:1058, in Path.read_text"
+    ]
+    assert "execution" not in cell.metadata and "widgets" not in nb.metadata
+    assert nb.metadata["kernelspec"]["name"] == "retrieval-lab"
+
