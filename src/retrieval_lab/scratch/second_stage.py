@@ -79,7 +79,7 @@ class EmbeddingsFilter(BaseDocumentCompressor):
         k: int | None = 20, similarity_threshold: float | None = None,
     ) -> None:
         self.embeddings, self.similarity_fn = embeddings, similarity_fn
-        self.k = 20 if k is None else k  # as the real one does (Surprise 5)
+        self.k = 20 if k is None else k  # as the real one does (see the deep dive)
         self.similarity_threshold = similarity_threshold
 
 
@@ -90,7 +90,7 @@ def compress_documents(
 ) -> Sequence[Document]:
     """The k most similar, best first, then only those above the threshold."""
     if not documents:
-        return []  # the real one raises IndexError here (Surprise 3)
+        return []  # the real one raises IndexError (deep dive)
     vectors = self.embeddings.embed_documents([d.page_content for d in documents])
     query_vector = self.embeddings.embed_query(query)
     similarity = np.asarray(self.similarity_fn([query_vector], vectors))[0]
@@ -122,7 +122,7 @@ class ContextualCompressionRetriever(BaseRetriever):
         ))
 
 
-# %% notebooks/15_second_stage.ipynb, cell 95
+# %% notebooks/15_second_stage.ipynb, cell 100
 @add_to_class(ContextualCompressionRetriever)
 def _start_run(self, input: str, config: Any = None, **kwargs: Any) -> RunManager:
     """Notebook 09's invoke up to on_retriever_start: the run this call reports."""
@@ -139,7 +139,7 @@ def _start_run(self, input: str, config: Any = None, **kwargs: Any) -> RunManage
     )
 
 
-# %% notebooks/15_second_stage.ipynb, cell 96
+# %% notebooks/15_second_stage.ipynb, cell 101
 @add_to_class(ContextualCompressionRetriever)
 async def ainvoke(
     self, input: str, config: Any = None, **kwargs: Any
