@@ -62,7 +62,7 @@ def test_export_loads_nothing_from_the_network(exported):
 
 def test_math_is_rendered_by_an_inlined_mathjax_only_where_needed(exported):
     for name, html in exported.items():
-        nb = nbformat.read(ROOT / "notebooks" / name.replace(".slides.html", ".ipynb"), as_version=4)
+        nb = slides.spine_deck(ROOT / "notebooks" / name.replace(".slides.html", ".ipynb"))
         assert ("window.MathJax" in html) == slides.has_math(nb), name
 
 
@@ -178,7 +178,7 @@ def test_offline_slides_open_in_chromium_without_a_single_network_request(export
                                        timeout=60_000)
             remote = [u for u in fetched if not u.startswith(("file:", "data:", "blob:", "about:"))]
             assert remote == [], f"{name} fetched {remote}"
-            nb = nbformat.read(ROOT / "notebooks" / name.replace(".slides.html", ".ipynb"), as_version=4)
+            nb = slides.spine_deck(ROOT / "notebooks" / name.replace(".slides.html", ".ipynb"))
             sections = sum(c.metadata.get("slideshow", {}).get("slide_type") == "slide" for c in nb.cells)
             shown = page.evaluate("() => Reveal.getHorizontalSlides().length")
             assert shown == sections > 1, f"{name}: the deck shows {shown} slides for {sections} sections"
@@ -194,3 +194,69 @@ def test_offline_slides_open_in_chromium_without_a_single_network_request(export
             page.close()
     finally:
         browser.stop()
+
+
+# --------------------------------------------------------------------------- spine decks: one idea a slide
+
+SCREEN = (1280, 720)
+MAX_SCREENS = 1.2
+
+
+def all_spine_decks():
+    """Every notebook's spine deck, one after another in one deck: one export and one page load
+    measure every slide of the course (the slides are the same cells, styled the same)."""
+    decks = [slides.spine_deck(path) for path in NOTEBOOKS]
+    combined = nbformat.v4.new_notebook()
+    combined.metadata = decks[0].metadata
+    for deck in decks:
+        combined.cells += deck.cells
+    return combined
+
+
+def test_each_deck_follows_its_spine_and_splits_what_would_not_fit():
+    for path in NOTEBOOKS:
+        deck = slides.spine_deck(path)
+        nb = nbformat.read(path, as_version=4)
+        spine = [c for c in nb.cells if "spine" in c.metadata.get("tags", [])]
+        if spine:
+            sources = {c.source for c in deck.cells}
+            kept = [c for c in spine if "colab-setup" not in c.metadata.get("tags", [])
+                    and c.cell_type == "code"]
+            assert all(c.source in sources for c in kept), path.name
+        assert max(slides.deck_heights(deck)) <= slides.SLIDE_BUDGET or all(
+            len(c.source.splitlines()) > 25 for c in deck.cells if c.cell_type == "code"
+            and slides.input_height(c) > slides.SLIDE_BUDGET), path.name
+
+
+def test_no_slide_is_taller_than_a_screen_and_a_fifth(tmp_path):
+    """Every slide of every spine deck in Chromium at 1280x720: its height on the screen (reveal's
+    scale applied) at most 1.2 screens; the tallest is printed."""
+    from lab_harness import find_chromium, start_browser
+
+    if find_chromium() is None:
+        pytest.skip("slide heights need Chromium (/usr/bin/chromium)")
+    [page_file] = slides.export([], tmp_path, decks={"all-spines": all_spine_decks()})
+    browser = start_browser(viewport=SCREEN)
+    try:
+        page = browser.context.new_page()
+        page.goto(page_file.as_uri())
+        page.wait_for_function("() => window.Reveal && Reveal.isReady()", timeout=60_000)
+        if "window.MathJax" in page_file.read_text(encoding="utf-8"):
+            page.wait_for_function("() => document.querySelectorAll('mjx-container').length > 0",
+                                   timeout=60_000)
+        # every slide shown at once (reveal hides the far ones), measured in one layout pass
+        heights = page.evaluate("""() => {
+            const scale = Reveal.getScale();
+            const slides = Reveal.getHorizontalSlides();
+            slides.forEach((s) => { s.style.display = "block"; });
+            return slides.map((s, i) => [i, Math.round(s.scrollHeight * scale),
+                                         (s.textContent || "").trim().slice(0, 60)]);
+        }""")
+        page.close()
+    finally:
+        browser.stop()
+    limit = MAX_SCREENS * SCREEN[1]
+    tallest = max(heights, key=lambda h: h[1])
+    print(f"{len(heights)} slides; the tallest {tallest[1]} px of {limit:.0f} (slide {tallest[0]})")
+    too_tall = [h for h in heights if h[1] > limit]
+    assert not too_tall, f"{len(too_tall)} slides over {limit:.0f} px: {too_tall[:5]}"

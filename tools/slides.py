@@ -208,25 +208,231 @@ def unmarked(notebook: Path) -> list[int]:
     return [i for i, c in enumerate(nb.cells) if not c.metadata.get("slideshow", {}).get("slide_type")]
 
 
+# --------------------------------------------------------------------------- spine decks
+
+#: A slide is 1280 x 800 reveal pixels (the template), shown scaled on the screen. What the deck
+#: aims at: a slide a little shorter than the presentation, so that estimates that run long still
+#: stay under the browser test's limit (1.2 screens, tests/test_slides.py).
+SLIDE_BUDGET = 760
+CODE_LINE = 26  # --jp-code-font-size 19px, at pygments' line height
+PROSE_LINE = 30  # 20px prose
+PROSE_CHARS = 92  # characters of prose a line holds in the slide's width
+CELL_GAP = 40  # a cell's padding and margins
+IMAGE_WIDTH = 1100  # an image wider than this is scaled down to it
+OUTPUT_ONLY = "retrieval-lab-output-only"  # a deck cell that shows a code cell's output alone
+
+
+def _png_size(data: str) -> tuple[int, int]:
+    """(width, height) of a base64 PNG, read from its header."""
+    import base64
+    import struct
+
+    head = base64.b64decode(data[:64])
+    return struct.unpack(">II", head[16:24])
+
+
+def _output_text(output) -> str:
+    kind = output.get("output_type")
+    if kind == "stream":
+        return output.get("text", "")
+    if kind == "error":
+        return "\n".join(output.get("traceback", []))
+    data = output.get("data", {})
+    return "" if "image/png" in data or "text/html" in data else str(data.get("text/plain", ""))
+
+
+def output_height(outputs) -> int:
+    """Estimated reveal pixels of a code cell's outputs."""
+    height = 0
+    for output in outputs:
+        data = output.get("data", {})
+        if "image/png" in data:
+            width, tall = _png_size(data["image/png"])
+            height += int(tall * min(1.0, IMAGE_WIDTH / width)) + 20
+        elif "text/html" in data:
+            html = str(data["text/html"])
+            height += 36 * max(1, html.count("<tr")) + 20
+        else:
+            height += CODE_LINE * len(_output_text(output).splitlines())
+    return height + (CELL_GAP // 2 if height else 0)
+
+
+def input_height(cell) -> int:
+    """Estimated reveal pixels of a cell's source as the slide shows it."""
+    if cell.cell_type == "code":
+        return CODE_LINE * len(cell.source.splitlines()) + CELL_GAP
+    height, fenced = 0, False
+    for line in cell.source.splitlines():
+        if line.lstrip().startswith("```"):
+            fenced = not fenced
+            continue
+        if fenced:
+            height += CODE_LINE
+        elif line.startswith("# "):
+            height += 60
+        elif line.startswith(("## ", "### ")):
+            height += 48
+        elif not line.strip():
+            height += 12
+        else:
+            height += PROSE_LINE * max(1, -(-len(line) // PROSE_CHARS))
+    return height + CELL_GAP
+
+
+def _paragraph_chunks(source: str, budget: int) -> list[str]:
+    """A markdown text cut at blank lines (outside code fences) into parts that fit ``budget``."""
+    import nbformat
+
+    blocks, current, fenced = [], [], False
+    for line in source.splitlines():
+        if line.lstrip().startswith("```"):
+            fenced = not fenced
+        if not line.strip() and not fenced and current:
+            blocks.append("\n".join(current))
+            current = []
+        else:
+            current.append(line)
+    if current:
+        blocks.append("\n".join(current))
+    chunks: list[str] = []
+    for block in blocks:
+        joined = f"{chunks[-1]}\n\n{block}" if chunks else block
+        if chunks and input_height(nbformat.v4.new_markdown_cell(joined)) <= budget:
+            chunks[-1] = joined
+        else:
+            chunks.append(block)
+    return chunks
+
+
+def _output_chunks(outputs, budget: int) -> list[list]:
+    """Outputs in groups that fit ``budget``; a long text output is cut into runs of lines."""
+    import copy
+
+    groups: list[list] = [[]]
+    for output in outputs:
+        pieces = [output]
+        text_key = "text" if output.get("output_type") == "stream" else None
+        if text_key and output_height([output]) > budget:
+            lines = output["text"].splitlines(keepends=True)
+            per = max(1, (budget - CELL_GAP) // CODE_LINE)
+            pieces = []
+            for start in range(0, len(lines), per):
+                piece = copy.deepcopy(output)
+                piece["text"] = "".join(lines[start:start + per])
+                pieces.append(piece)
+        for piece in pieces:
+            if groups[-1] and output_height(groups[-1] + [piece]) > budget:
+                groups.append([])
+            groups[-1].append(piece)
+    return [g for g in groups if g]
+
+
+def spine_deck(notebook: Path):
+    """The deck a workshop shows for a notebook: its spine (the workshop edition's cells, with the
+    notebook's stored outputs), one idea a slide. A markdown cell starts a slide and the code it
+    introduces joins it when both fit; code and its output are split when they would not fit
+    together, and a long output or text is cut across slides. Without a spine: every cell."""
+    import copy
+
+    import nbformat
+
+    from tools import editions
+
+    source = nbformat.read(notebook, as_version=4)
+    if editions.spine_indices(source):
+        workshop, origins = editions.workshop_notebook(notebook)
+        cells = [copy.deepcopy(source.cells[o]) if o is not None else c
+                 for c, o in zip(workshop.cells, origins, strict=True)]
+        for cell, edition_cell in zip(cells, workshop.cells, strict=True):
+            cell.source = edition_cell.source
+    else:
+        cells = [copy.deepcopy(c) for c in source.cells]
+    deck: list = []
+    room = 0  # reveal pixels left on the current slide
+
+    def start(cell, height: int) -> None:
+        nonlocal room
+        cell.metadata["slideshow"] = {"slide_type": "slide"}
+        deck.append(cell)
+        room = SLIDE_BUDGET - height
+
+    for cell in cells:
+        if COLAB_TAG in _tags(cell):
+            continue
+        cell.metadata.pop("slideshow", None)
+        if cell.cell_type == "markdown":
+            parts = _paragraph_chunks(cell.source, SLIDE_BUDGET) if input_height(cell) > SLIDE_BUDGET \
+                else [cell.source]
+            for part in parts:
+                start(nbformat.v4.new_markdown_cell(part, metadata=copy.deepcopy(cell.metadata)),
+                      input_height(nbformat.v4.new_markdown_cell(part)))
+            continue
+        code, shown = input_height(cell), output_height(cell.get("outputs", []))
+        if code + shown <= room and deck and deck[-1].cell_type == "markdown":
+            cell.metadata["slideshow"] = {"slide_type": "-"}
+            deck.append(cell)
+            room -= code + shown
+        elif code + shown <= SLIDE_BUDGET:
+            start(cell, code + shown)
+        else:
+            outputs = cell.get("outputs", [])
+            cell.outputs = []
+            if code <= room and deck and deck[-1].cell_type == "markdown":
+                cell.metadata["slideshow"] = {"slide_type": "-"}
+                deck.append(cell)
+            else:
+                start(cell, code)
+            for group in _output_chunks(outputs, SLIDE_BUDGET):
+                only = nbformat.v4.new_code_cell(cell.source, execution_count=cell.execution_count,
+                                                 outputs=group)
+                only.metadata["tags"] = [OUTPUT_ONLY]
+                start(only, output_height(group))
+    out = nbformat.v4.new_notebook()
+    out.cells = deck
+    out.metadata = copy.deepcopy(source.metadata)
+    return out
+
+
+def deck_heights(nb) -> list[int]:
+    """Each slide's estimated height in reveal pixels (the cells from one slide start to the next)."""
+    heights: list[int] = []
+    for cell in nb.cells:
+        height = (output_height(cell.get("outputs", [])) if OUTPUT_ONLY in _tags(cell)
+                  else input_height(cell) + (output_height(cell.get("outputs", []))
+                                             if cell.cell_type == "code" else 0))
+        if cell.metadata.get("slideshow", {}).get("slide_type") == "slide" or not heights:
+            heights.append(height)
+        else:
+            heights[-1] += height
+    return heights
+
+
 # --------------------------------------------------------------------------- offline export
 
 def has_math(nb) -> bool:
     return any(c.cell_type == "markdown" and _MATH.search(c.source) for c in nb.cells)
 
 
-def export(notebooks: list[Path], out: Path = DEFAULT_OUT) -> list[Path]:
-    """Write ``NN_name.slides.html`` for each notebook into ``out``; returns the files written."""
-    import nbformat
+def export(notebooks: list[Path], out: Path = DEFAULT_OUT, decks: dict[str, object] | None = None) -> list[Path]:
+    """Write ``NN_name.slides.html`` for each notebook into ``out`` (its spine deck; ``decks``:
+    name -> a deck notebook made otherwise); returns the files written."""
     from nbconvert import SlidesExporter
     from traitlets.config import Config
 
     config = Config()
     config.TemplateExporter.extra_template_basedirs = [str(TEMPLATES)]
     config.SlidesExporter.template_name = TEMPLATE
+    config.TagRemovePreprocessor.enabled = True
+    config.TagRemovePreprocessor.remove_input_tags = {OUTPUT_ONLY}
     out.mkdir(parents=True, exist_ok=True)
     written = []
+    made = dict(decks or {})
     for notebook in notebooks:
-        nb = nbformat.read(notebook, as_version=4)
+        made.setdefault(notebook.stem, None)
+    paths = {p.stem: p for p in notebooks}
+    for name, deck in made.items():
+        nb = deck if deck is not None else spine_deck(paths[name])
+        notebook = paths.get(name, Path(f"{name}.ipynb"))
         for cell in nb.cells:  # e.g. the Binder badge: a remote image becomes its link text
             if cell.cell_type == "markdown":
                 cell.source = _REMOTE_IMAGE.sub(lambda m: m.group(1) or "image", cell.source)
