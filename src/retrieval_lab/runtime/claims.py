@@ -34,13 +34,14 @@ def claim(
     below: float | None = None,
     equals: Any = None,
     digits: int = 3,
-) -> bool:
+) -> None:
     """Print ``✓ claim: sentence (measured value)`` when ``value`` backs the sentence, else ✗.
 
     Give exactly one test: ``within=(low, high)`` (both inclusive), ``above=x`` or ``below=x``
     (strict), or ``equals=x`` (for a verdict's words, a count, a list of ids). The value is
     shown rounded to ``digits`` decimals, so the stored output is the same on every machine.
-    Returns whether the claim held.
+    It returns nothing, so a cell may end with it: the printed line is the cell's output (nbval
+    runs cells without history, where a trailing ``;`` would not hide a returned value).
     """
     if not isinstance(sentence, str) or not sentence.strip():
         raise ValueError("claim needs the sentence it checks, as the notebook states it, e.g. "
@@ -67,4 +68,3 @@ def claim(
     mark = "✓" if held else "✗"
     detail = f"measured {_shown(value, digits)}" + ("" if held else f"; {test}")
     print(f"{mark} claim: {sentence} ({detail})")
-    return held
