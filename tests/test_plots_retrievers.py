@@ -246,3 +246,23 @@ def test_score_histograms_draws_an_empty_group_and_no_threshold():
 def test_score_histograms_refuses_bad_input(panels, kwargs, error, match):
     with pytest.raises(error, match=match):
         score_histograms(panels, **kwargs)
+
+
+def test_run_tree_puts_a_run_invoked_inside_a_step_under_that_step():
+    from retrieval_lab.plots.retrievers import run_tree
+
+    shout = RunnableLambda(str.upper)
+
+    def inside(text):
+        return shout.invoke(text) + "!"
+
+    handler = recorded(RunnableLambda(inside) | RunnableLambda(boom), "cat")
+    ax = run_tree(handler.events).axes[0]
+    labels = [t.get_text() for t in ax.texts]
+    assert labels == ["run 1: RunnableSequence ✗", "run 2: inside", "run 3: upper", "run 4: boom ✗"]
+    x = {t.get_text(): t.get_position()[0] for t in ax.texts}
+    assert x["run 1: RunnableSequence ✗"] < x["run 2: inside"] < x["run 3: upper"]
+    assert x["run 4: boom ✗"] == x["run 2: inside"]  # a sibling of inside, not its child
+    assert {p.get_hatch() for p in ax.patches} == {None, "//"}
+    with pytest.raises(ValueError, match="no events"):
+        run_tree([])
