@@ -11,8 +11,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from retrieval_lab.data import corpus
+from retrieval_lab.evaluation import evaluate
 from retrieval_lab.models import minilm
 from retrieval_lab.models.embeddings import MiniLM
+from tools import minilm_variants
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -152,3 +155,26 @@ def test_the_speed_benchmark_times_the_same_texts_every_run():
     fields = minilm_speed.summary_fields({"default threads": 0.81, "1 thread": 0.9})
     assert fields == "minilm_vs_sentence_transformers=0.81 minilm_vs_sentence_transformers_1thread=0.90"
     assert "=nan" in minilm_speed.summary_fields({})  # no reference venv: said, not hidden
+
+
+def test_the_shipped_shortcut_vectors_are_the_models_own():
+    """Notebook 05 measures cutting at 128 pieces and the tanh GELU with vectors made once by
+    tools.minilm_variants: they must belong to today's passages and be what the model gives."""
+    passages, shipped = evaluate.corpus()
+    with np.load(minilm_variants.FILE) as stored:
+        variants = dict(stored)
+    assert list(variants["ids"]) == [p.id for p in passages]
+    assert str(variants["chunks_sha256"]) == corpus.chunks_sha256(passages)
+    texts = [p.page_content for p in passages]
+    long = np.flatnonzero(minilm_variants.pieces(texts) > minilm_variants.CUT)
+    assert variants["cut_rows"].tolist() == long.tolist() and 0 < len(long) < len(texts)
+    rows = [0, len(long) - 1]  # a cut passage from each end of the corpus
+    cut = minilm_variants.encode_cut([texts[long[r]] for r in rows])
+    assert np.abs(cut - variants["cut128"][rows]).max() < 1e-5
+    assert np.abs(cut - shipped[long[rows]]).max() > 1e-2  # the cut did change them
+    assert minilm.load_tokenizer().truncation["max_length"] == minilm.MAX_TOKENS  # put back
+    some = [0, len(texts) // 2]
+    tanh = minilm_variants.encode_tanh([texts[i] for i in some])
+    rebuilt = shipped[some] + variants["tanh_delta"][some].astype(np.float32)
+    assert np.abs(tanh - rebuilt).max() < 1e-5
+    assert 1e-5 < np.abs(tanh - shipped[some]).max() < 1e-3  # different, but only a little

@@ -52,11 +52,11 @@ Embeddings.aembed_documents = _aembed_documents
 Embeddings.aembed_query = _aembed_query
 
 
-# %% notebooks/04_embeddings.ipynb, cell 28
+# %% notebooks/04_embeddings.ipynb, cell 27
 Matrix = Sequence[Sequence[float]] | np.ndarray
 
 
-# %% notebooks/04_embeddings.ipynb, cell 29
+# %% notebooks/04_embeddings.ipynb, cell 28
 def _check_matrices(x: np.ndarray, y: np.ndarray) -> None:
     """Warn about NaN or Inf, as the real function does; refuse shapes that cannot be
     compared, saying what to pass instead."""
@@ -80,7 +80,7 @@ def _check_matrices(x: np.ndarray, y: np.ndarray) -> None:
         )
 
 
-# %% notebooks/04_embeddings.ipynb, cell 31
+# %% notebooks/04_embeddings.ipynb, cell 30
 def cosine_similarity(x: Matrix, y: Matrix) -> np.ndarray:
     """Row-wise cosine similarity: entry (i, j) compares row i of ``x`` with row j of
     ``y``; an n×m and a k×m matrix give an n×k matrix.
