@@ -13,6 +13,7 @@ from retrieval_lab.scratch.runnables import (
     RunManager,
     Runnable,
     RunnableConfig,
+    call_in_context,
     coerce_to_runnable,
     ensure_config,
 )
@@ -98,7 +99,7 @@ def add_documents(self, documents: list[Document], **kwargs: Any) -> list[str]:
     return self.vectorstore.add_documents(documents, **kwargs)
 
 
-# %% notebooks/10_vectorstore_retriever.ipynb, cell 82
+# %% notebooks/10_vectorstore_retriever.ipynb, cell 83
 class RunnablePassthrough(Runnable):
     """Its output is its input: the branch of a parallel step that carries the question
     along.
@@ -113,7 +114,7 @@ class RunnablePassthrough(Runnable):
         return "RunnablePassthrough()"
 
 
-# %% notebooks/10_vectorstore_retriever.ipynb, cell 83
+# %% notebooks/10_vectorstore_retriever.ipynb, cell 84
 class RunnableParallel(Runnable):
     """Give the same input to several runnables; return their outputs as a dict, one key
     each.
@@ -141,7 +142,7 @@ def get_name(self) -> str:
     return self.name or f"RunnableParallel<{','.join(self.steps)}>"
 
 
-# %% notebooks/10_vectorstore_retriever.ipynb, cell 84
+# %% notebooks/10_vectorstore_retriever.ipynb, cell 85
 @add_to_class(RunnableParallel)
 def invoke(
     self, input: Any, config: RunnableConfig | None = None, **kwargs: Any
@@ -156,17 +157,15 @@ def invoke(
         None, input, name=config["run_name"] or self.get_name()
     )
     try:
-        output = {
-            key: step.invoke(
-                input,
-                {
-                    **config,
-                    "callbacks": run.get_child(f"map:key:{key}"),
-                    "run_name": None,
-                },
-            )
-            for key, step in self.steps.items()
-        }
+        output = {}
+        for key, step in self.steps.items():
+            child = {
+                **config,
+                "callbacks": run.get_child(f"map:key:{key}"),
+                "run_name": None,
+                "run_id": None,
+            }
+            output[key] = call_in_context(child, step.invoke, input, child)
     except Exception as exc:
         run.on_chain_error(exc)
         raise
@@ -174,7 +173,7 @@ def invoke(
     return output
 
 
-# %% notebooks/10_vectorstore_retriever.ipynb, cell 85
+# %% notebooks/10_vectorstore_retriever.ipynb, cell 86
 @add_to_class(RunnableParallel)
 def __repr__(self) -> str:
     inner = ",\n  ".join(f"{key}: {step!r}" for key, step in self.steps.items())
