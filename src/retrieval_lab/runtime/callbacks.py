@@ -7,7 +7,7 @@ in the order it first sees them (run 1, run 2, …): the table shows *which* run
 and which run is its parent, and prints the same text on every execution.
 
 The handler subclasses langchain-core's ``BaseCallbackHandler`` so the real callback manager
-accepts it; the from-scratch runnables of notebook 09 call the same method names, so one handler
+accepts it; the from-scratch runnables of notebook 08 call the same method names, so one handler
 records both, and a test can compare the two timelines row by row.
 """
 
