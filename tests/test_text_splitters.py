@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import itertools
 import logging
 from collections.abc import Iterator
 
@@ -23,12 +24,14 @@ from langchain_text_splitters import RecursiveCharacterTextSplitter as RealRecur
 from langchain_text_splitters import TextSplitter as RealTextSplitter
 from langchain_text_splitters.character import _split_text_with_regex as real_split_text_with_regex
 
+from retrieval_lab.evaluation.chunking import LIMIT, word_pieces
 from retrieval_lab.evaluation.compare import outcome, same_outcome
 from retrieval_lab.scratch import (
     BaseDocumentTransformer,
     CharacterTextSplitter,
     Document,
     RecursiveCharacterTextSplitter,
+    SemanticChunker,
     TextSplitter,
 )
 from retrieval_lab.scratch.text_splitters import _split_text_with_regex
@@ -343,3 +346,92 @@ def test_the_repeated_text_start_index_mistake_is_reproduced():
     mine = [d.metadata["start_index"] for d in CharacterTextSplitter(**settings_).create_documents([text])]
     real = [d.metadata["start_index"] for d in RealCharacterTextSplitter(**settings_).create_documents([text])]
     assert mine == real == [0, 0, 0, 0, 0]  # every chunk claims the first "ha"
+
+
+# ------------------------------------------------------------------ the semantic chunker
+
+
+class TopicVectors:
+    """A stand-in for MiniLM: a text about cats is [1, 0], any other [0, 1]; counts its calls."""
+
+    def __init__(self) -> None:
+        self.calls: list[list[str]] = []
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        self.calls.append(list(texts))
+        return [[1.0, 0.0] if "cat" in t.lower() else [0.0, 1.0] for t in texts]
+
+
+CATS_THEN_CODE = ("Cats purr. A cat sleeps all day. Cats chase mice. "
+                  "Python runs code. A kernel restarts. Loops repeat work.")
+
+
+def test_semantic_chunker_cuts_where_the_topic_changes():
+    """buffer_size=0: each sentence alone; the one large distance is the only breakpoint."""
+    chunker = SemanticChunker(TopicVectors(), buffer_size=0, breakpoint_threshold_amount=50)
+    assert chunker.split_text(CATS_THEN_CODE) == [
+        "Cats purr. A cat sleeps all day. Cats chase mice.",
+        "Python runs code. A kernel restarts. Loops repeat work.",
+    ]
+
+
+def test_semantic_chunker_windows_hold_buffer_size_neighbours():
+    vectors = TopicVectors()
+    SemanticChunker(vectors, buffer_size=1).split_text("One. Two. Three.")
+    assert vectors.calls == [["One. Two.", "One. Two. Three.", "Two. Three."]]
+
+
+def test_semantic_chunker_keeps_the_text_and_its_positions():
+    """Chunks are slices of the text (newlines kept), and start_index is exact."""
+    text = CATS_THEN_CODE.replace(". Python", ".\n\nPython")
+    chunker = SemanticChunker(TopicVectors(), buffer_size=0, breakpoint_threshold_amount=50,
+                              add_start_index=True)
+    docs = chunker.create_documents([text], [{"source": "s", "nested": {"a": 1}}])
+    assert [text[d.metadata["start_index"]:][: len(d.page_content)] for d in docs] == [
+        d.page_content for d in docs]
+    assert docs[1].page_content.startswith("Python")
+    assert docs[0].metadata["nested"] is not docs[1].metadata["nested"]
+
+
+@pytest.mark.parametrize("text", ["", "   \n  "])
+def test_semantic_chunker_empty_text_gives_no_chunk_and_embeds_nothing(text):
+    vectors = TopicVectors()
+    assert SemanticChunker(vectors).split_text(text) == []
+    assert vectors.calls == []
+
+
+def test_semantic_chunker_single_sentence_is_one_chunk_without_embedding():
+    vectors = TopicVectors()
+    assert SemanticChunker(vectors).split_text("  Just one sentence here\n") == [
+        "Just one sentence here"]
+    assert vectors.calls == []
+
+
+def test_semantic_chunker_keeps_a_text_longer_than_minilm_reads():
+    """Nothing caps a chunk's size: a run of 400 similar sentences (far beyond MiniLM's 256
+    word pieces) stays one chunk, whole, and a long text loses no sentence."""
+    cats = " ".join(f"Cat number {i} purrs." for i in range(400))
+    assert word_pieces(cats) > LIMIT
+    chunker = SemanticChunker(TopicVectors(), buffer_size=0, breakpoint_threshold_amount=95)
+    assert chunker.split_text(cats) == [cats]
+    mixed = cats + " Python runs code. " + cats
+    chunks = chunker.split_text(mixed)
+    assert " ".join(chunks) == mixed
+
+
+def test_semantic_chunker_refuses_a_percentile_outside_0_to_100():
+    with pytest.raises(ValueError, match="percentile"):
+        SemanticChunker(TopicVectors(), breakpoint_threshold_amount=150)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from(["Cats purr.", "A cat naps.", "Code runs.", "Loops end.",
+                                 "Why?", "Yes!"]), min_size=0, max_size=12),
+       st.sampled_from([" ", "\n", "  \n"]), st.integers(0, 2), st.sampled_from([0, 50, 95, 100]))
+def test_semantic_chunks_are_ordered_slices_that_cover_every_sentence(sentences, gap, buffer, p):
+    text = gap.join(sentences)
+    chunker = SemanticChunker(TopicVectors(), buffer_size=buffer, breakpoint_threshold_amount=p)
+    spans = chunker.chunk_spans(text)
+    assert [text[s:e] for s, e in spans] == chunker.split_text(text)
+    assert all(e1 <= s2 for (_, e1), (s2, _) in itertools.pairwise(spans))
+    assert " ".join(text[s:e] for s, e in spans).split() == text.split()

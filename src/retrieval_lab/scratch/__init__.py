@@ -8,7 +8,7 @@ _install(__name__)
 
 from .document import Document
 from .loaders import BaseLoader, Blob, BlobLoader, BaseBlobParser
-from .text_splitters import BaseDocumentTransformer, TextSplitter, CharacterTextSplitter, RecursiveCharacterTextSplitter
+from .text_splitters import BaseDocumentTransformer, TextSplitter, CharacterTextSplitter, RecursiveCharacterTextSplitter, SemanticChunker
 from .embeddings import Embeddings, cosine_similarity
 from .vectorstore import VectorStore
 from .in_memory_vectorstore import maximal_marginal_relevance, InMemoryVectorStore
@@ -21,4 +21,4 @@ from .measuring_retrieval import chunk_labels, hit_rate_at_k, recall_at_k, preci
 from .second_stage import BaseDocumentCompressor, CrossEncoderReranker, cosine_matrix, EmbeddingsFilter, ContextualCompressionRetriever
 from .qdrant_engine import point_id, QdrantEdgeVectorStore
 
-__all__ = ['HNSW', 'BaseBlobParser', 'BaseCallbackHandler', 'BaseDocumentCompressor', 'BaseDocumentTransformer', 'BaseLoader', 'BaseRetriever', 'Blob', 'BlobLoader', 'CallbackManager', 'CharacterTextSplitter', 'ContextualCompressionRetriever', 'CrossEncoderReranker', 'Document', 'Embeddings', 'EmbeddingsFilter', 'InMemoryVectorStore', 'MatrixVectorStore', 'QdrantEdgeVectorStore', 'RecursiveCharacterTextSplitter', 'RunManager', 'Runnable', 'RunnableLambda', 'RunnableParallel', 'RunnablePassthrough', 'RunnableSequence', 'TextSplitter', 'VectorStore', 'VectorStoreRetriever', 'bm25_scores', 'call_in_context', 'chunk_labels', 'coerce_to_runnable', 'cosine_matrix', 'cosine_similarity', 'ensure_config', 'hit_rate_at_k', 'keyword_scores', 'maximal_marginal_relevance', 'mean_over', 'ndcg_at_k', 'point_id', 'precision_at_k', 'recall_at_k', 'reciprocal_rank', 'reciprocal_rank_fusion', 'split_terms', 'top_k']
+__all__ = ['HNSW', 'BaseBlobParser', 'BaseCallbackHandler', 'BaseDocumentCompressor', 'BaseDocumentTransformer', 'BaseLoader', 'BaseRetriever', 'Blob', 'BlobLoader', 'CallbackManager', 'CharacterTextSplitter', 'ContextualCompressionRetriever', 'CrossEncoderReranker', 'Document', 'Embeddings', 'EmbeddingsFilter', 'InMemoryVectorStore', 'MatrixVectorStore', 'QdrantEdgeVectorStore', 'RecursiveCharacterTextSplitter', 'RunManager', 'Runnable', 'RunnableLambda', 'RunnableParallel', 'RunnablePassthrough', 'RunnableSequence', 'SemanticChunker', 'TextSplitter', 'VectorStore', 'VectorStoreRetriever', 'bm25_scores', 'call_in_context', 'chunk_labels', 'coerce_to_runnable', 'cosine_matrix', 'cosine_similarity', 'ensure_config', 'hit_rate_at_k', 'keyword_scores', 'maximal_marginal_relevance', 'mean_over', 'ndcg_at_k', 'point_id', 'precision_at_k', 'recall_at_k', 'reciprocal_rank', 'reciprocal_rank_fusion', 'split_terms', 'top_k']

@@ -148,7 +148,7 @@ def _merge_pieces(
     return chunks
 
 
-# %% notebooks/03_text_splitters.ipynb, cell 26
+# %% notebooks/03_text_splitters.ipynb, cell 24
 class TextSplitter(BaseDocumentTransformer, ABC):
     """Split texts into chunks of at most chunk_size, overlapping by chunk_overlap."""
 
@@ -177,7 +177,7 @@ class TextSplitter(BaseDocumentTransformer, ABC):
         """Cut one text into chunks: each subclass decides where."""
 
 
-# %% notebooks/03_text_splitters.ipynb, cell 27
+# %% notebooks/03_text_splitters.ipynb, cell 25
 @add_to_class(TextSplitter)
 def _join_docs(self, docs: list[str], separator: str) -> str | None:
     return _join_pieces(docs, separator, self._strip_whitespace)
@@ -192,7 +192,7 @@ def _merge_splits(self, splits: Iterable[str], separator: str) -> list[str]:
     )
 
 
-# %% notebooks/03_text_splitters.ipynb, cell 29
+# %% notebooks/03_text_splitters.ipynb, cell 27
 @add_to_class(TextSplitter)
 def create_documents(
     self, texts: list[str], metadatas: list[dict[Any, Any]] | None = None
@@ -217,7 +217,7 @@ def create_documents(
     return documents
 
 
-# %% notebooks/03_text_splitters.ipynb, cell 31
+# %% notebooks/03_text_splitters.ipynb, cell 29
 @add_to_class(TextSplitter)
 def split_documents(self, documents: Iterable[Document]) -> list[Document]:
     """Split each Document; the chunks copy its metadata but not its id."""
@@ -235,7 +235,7 @@ def transform_documents(
     return self.split_documents(list(documents))
 
 
-# %% notebooks/03_text_splitters.ipynb, cell 33
+# %% notebooks/03_text_splitters.ipynb, cell 31
 class CharacterTextSplitter(TextSplitter):
     """Cut at one separator (a plain string, or a regex), then merge the pieces."""
 
@@ -248,7 +248,7 @@ class CharacterTextSplitter(TextSplitter):
         self._check_input("separator", separator)
 
 
-# %% notebooks/03_text_splitters.ipynb, cell 34
+# %% notebooks/03_text_splitters.ipynb, cell 32
 @add_to_class(CharacterTextSplitter)
 def split_text(self, text: str) -> list[str]:
     self._check_input("text", text)
@@ -260,7 +260,7 @@ def split_text(self, text: str) -> list[str]:
     return self._merge_splits(pieces, glue)
 
 
-# %% notebooks/03_text_splitters.ipynb, cell 38
+# %% notebooks/03_text_splitters.ipynb, cell 34
 class RecursiveCharacterTextSplitter(TextSplitter):
     """Cut at the coarsest separator present; re-split too-long pieces finer."""
 
@@ -275,7 +275,7 @@ class RecursiveCharacterTextSplitter(TextSplitter):
         self._separators = list(separators)
 
 
-# %% notebooks/03_text_splitters.ipynb, cell 39
+# %% notebooks/03_text_splitters.ipynb, cell 35
 @add_to_class(RecursiveCharacterTextSplitter)
 def _pattern(self, separator: str) -> str:
     return separator if self._is_separator_regex else re.escape(separator)
@@ -292,7 +292,7 @@ def _choose_separator(self, text: str, separators: list[str]) -> tuple[str, list
     return separators[-1], []
 
 
-# %% notebooks/03_text_splitters.ipynb, cell 40
+# %% notebooks/03_text_splitters.ipynb, cell 36
 @add_to_class(RecursiveCharacterTextSplitter)
 def _split_text(self, text: str, separators: list[str]) -> list[str]:
     separator, finer = self._choose_separator(text, separators)
@@ -412,3 +412,121 @@ def _check_input(self, what: str, value: Any) -> None:
     if what.startswith("separator") and self._is_separator_regex:
         for separator in [value] if what == "separator" else value:
             _check_separator_regex(separator)
+
+
+# %% notebooks/03_text_splitters.ipynb, cell 107
+import numpy as np
+
+#: Where SemanticChunker cuts a text into sentences (langchain-experimental's default).
+SENTENCE_END = r"(?<=[.?!])\s+"
+
+
+class SemanticChunker(BaseDocumentTransformer):
+    """Cut where the meaning changes: between two sentences whose neighbourhoods'
+    vectors are far apart (langchain-experimental's SemanticChunker, by percentile)."""
+
+    def __init__(
+        self, embeddings: Any, buffer_size: int = 1, add_start_index: bool = False,
+        breakpoint_threshold_amount: float = 95.0,
+        sentence_split_regex: str = SENTENCE_END,
+    ) -> None:
+        if not 0 <= breakpoint_threshold_amount <= 100:
+            raise ValueError("breakpoint_threshold_amount is a percentile: give 0 to "
+                             f"100, got {breakpoint_threshold_amount!r}.")
+        self.embeddings = embeddings
+        self._buffer_size = buffer_size
+        self._add_start_index = add_start_index
+        self._amount = float(breakpoint_threshold_amount)
+        self._sentence_split_regex = sentence_split_regex
+
+    def __repr__(self) -> str:
+        settings = (f"buffer_size={self._buffer_size}, breakpoint_threshold_amount="
+                    f"{self._amount}, "
+                    f"sentence_split_regex={self._sentence_split_regex!r}")
+        return f"SemanticChunker({settings})"
+
+
+# %% notebooks/03_text_splitters.ipynb, cell 109
+@add_to_class(SemanticChunker)
+def _sentence_spans(self, text: str) -> list[tuple[int, int]]:
+    """(start, end) of each sentence: the text between two matches of the regex."""
+    spans, start = [], 0
+    for match in re.finditer(self._sentence_split_regex, text):
+        spans.append((start, match.start()))
+        start = match.end()
+    spans.append((start, len(text)))
+    trimmed = []
+    for s, e in spans:  # without the whitespace at its ends; blank ones dropped
+        piece = text[s:e]
+        if piece.strip():
+            trimmed.append((s + len(piece) - len(piece.lstrip()),
+                            e - len(piece) + len(piece.rstrip())))
+    return trimmed
+
+
+@add_to_class(SemanticChunker)
+def _distances(self, sentences: list[str]) -> np.ndarray:
+    """1 − cosine of each sentence's window with the next one's; a window is the
+    sentence with buffer_size neighbours on each side."""
+    b = self._buffer_size
+    windows = [" ".join(sentences[max(0, i - b) : i + b + 1])
+               for i in range(len(sentences))]
+    vectors = np.asarray(self.embeddings.embed_documents(windows), dtype=np.float64)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    return 1.0 - np.sum(vectors[:-1] * vectors[1:], axis=1)
+
+
+# %% notebooks/03_text_splitters.ipynb, cell 111
+@add_to_class(SemanticChunker)
+def _breakpoints(self, distances: np.ndarray) -> list[int]:
+    """Cut after sentence i where its distance to the next is above the percentile."""
+    threshold = np.percentile(distances, self._amount)
+    return [i for i, distance in enumerate(distances) if distance > threshold]
+
+
+@add_to_class(SemanticChunker)
+def chunk_spans(self, text: str) -> list[tuple[int, int]]:
+    """(start, end) of each chunk in the text: runs of sentences between breakpoints."""
+    spans = self._sentence_spans(text)
+    if len(spans) < 2:  # nothing to compare: no chunk, or the one sentence
+        return spans
+    cuts = self._breakpoints(self._distances([text[s:e] for s, e in spans]))
+    firsts, lasts = [0] + [i + 1 for i in cuts], cuts + [len(spans) - 1]
+    return [(spans[f][0], spans[g][1]) for f, g in zip(firsts, lasts, strict=True)]
+
+
+@add_to_class(SemanticChunker)
+def split_text(self, text: str) -> list[str]:
+    return [text[s:e] for s, e in self.chunk_spans(text)]
+
+
+# %% notebooks/03_text_splitters.ipynb, cell 113
+@add_to_class(SemanticChunker)
+def create_documents(
+    self, texts: list[str], metadatas: list[dict[Any, Any]] | None = None
+) -> list[Document]:
+    """A Document per chunk; start_index is where the chunk's first sentence starts."""
+    metadatas = metadatas or [{}] * len(texts)
+    documents = []
+    for text, metadata in zip(texts, metadatas, strict=True):
+        for start, end in self.chunk_spans(text):
+            chunk_metadata = copy.deepcopy(metadata)
+            if self._add_start_index:
+                chunk_metadata["start_index"] = start
+            documents.append(Document(page_content=text[start:end],
+                                      metadata=chunk_metadata))
+    return documents
+
+
+@add_to_class(SemanticChunker)
+def split_documents(self, documents: Iterable[Document]) -> list[Document]:
+    documents = list(documents)
+    return self.create_documents([d.page_content for d in documents],
+                                 [d.metadata for d in documents])
+
+
+@add_to_class(SemanticChunker)
+def transform_documents(
+    self, documents: Sequence[Document], **kwargs: Any
+) -> Sequence[Document]:
+    return self.split_documents(list(documents))
