@@ -25,7 +25,7 @@ NBVAL  := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize
 OTHER_CPU := $(shell sed -n 's/^OTHER_CPU = "\(.*\)"$$/\1/p' tools/outputs.py)
 PY312  ?= $(firstword $(wildcard $(HOME)/.pyenv/versions/3.12*/bin/python3.12) $(shell command -v python3.12))
 
-.PHONY: reference-venv minilm-reference venv lab test test-browser quick new-notebook lint execute export check-export help slides bench site colab-check canary nbval-py312 nbval-other-cpu times mutation
+.PHONY: reference-venv minilm-reference venv lab test test-browser quick new-notebook editions lint execute export check-export help slides bench site colab-check canary nbval-py312 nbval-other-cpu times mutation
 
 help:
 	@echo "make lab      start JupyterLab on the course (first run builds .venv)"
@@ -37,6 +37,7 @@ help:
 	@echo "make quick    the edit loop (about 30 s): ruff, guards, export sync, unit and equivalence tests (no Postgres)"
 	@echo "make quick NB=07  one notebook: its guard, strict nbval, exercise solutions, and its unit tests"
 	@echo "make new-notebook N=18 SLUG=x TITLE=\"…\"  a notebook from the template, its tests and its answer module"
+	@echo "make editions  regenerate editions/workshop (spines, executed) and editions/student (no solutions)"
 	@echo "make mutation  mutation-test the exercise checks -> docs/mutation.md (minutes)"
 	@echo "make site     the course website in build/site (from the stored notebooks, offline)"
 	@echo "make colab-check  run every notebook as on Colab (needs the package registries)"
@@ -64,6 +65,7 @@ lint: venv
 	$(BIN)/ruff check --line-length 88 --select E501 notebooks src/retrieval_lab/scratch
 	$(BIN)/python -m tools.nbtools lint
 	$(BIN)/lint-imports --no-cache
+	$(BIN)/python -m tools.editions check
 
 export: venv
 	$(BIN)/python -m tools.nbtools export
@@ -93,7 +95,7 @@ XDIST ?= -n 3 --dist loadscope --no-loadscope-reorder
 # printed only in cells tagged `timing`.
 TEST_ENV := OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1
 test: lint
-	$(TEST_ENV) $(PYTEST) $(NBVAL) $(XDIST) --durations=10 $(if $(NB),$(NB),tests notebooks)
+	$(TEST_ENV) $(PYTEST) $(NBVAL) $(XDIST) --durations=10 $(if $(NB),$(NB),tests notebooks editions/workshop)
 
 # Every notebook in JupyterLab (Restart Kernel and Run All Cells from the UI, two halves on two
 # workers), with numpy's sort as a CPU without AVX2 runs it, every output compared with the stored
@@ -137,6 +139,12 @@ new-notebook: venv
 	$(BIN)/python -m tools.links write >/dev/null
 	$(BIN)/python -m tools.slides annotate $(NEW_NB)
 	@$(MAKE) --no-print-directory execute NB=$(NEW_NB)
+
+# The editions (tools/editions.py), generated from notebooks/, never edited: editions/workshop/
+# (each notebook's spine, run and stored executed) and editions/student/ (no solutions).
+editions: venv
+	$(BIN)/python -m tools.nbtools export
+	$(TEST_ENV) $(BIN)/python -m tools.editions write $(NB)
 
 # Strict nbval on Python 3.12 (Binder's and conda's), in .venv-py312 built from the same pins.
 nbval-py312:

@@ -281,6 +281,8 @@ def pytest_collection_modifyitems(session, config, items) -> None:
         if isinstance(item.parent, IPyNbFile):
             last[item.parent] = position
     for notebook, position in sorted(last.items(), key=lambda pair: -pair[1]):
+        if "editions" in Path(notebook.path).parts:
+            continue  # a generated edition: its notebook's exercises run from notebooks/
         if exercises(Path(notebook.path)):
             if os.environ.get(MUTATION_ENV):
                 items.insert(position + 1, MutantsScored.from_parent(notebook, name=MUTANT_NAME))

@@ -16,6 +16,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 venv=${1:?usage: tools/venv.sh VENV [PYTHON]}
 python=${2:-python3}
+"$python" -c 'import sys; sys.exit(0 if (3, 11) <= sys.version_info[:2] <= (3, 12) else 1)' || {
+  echo "retrieval-lab needs Python 3.11 or 3.12; $python is $("$python" -V 2>&1). Install one and run: make lab PYTHON=python3.12" >&2; exit 1; }
 test -x "$venv/bin/python" || "$python" -m venv "$venv"
 pip=("$venv/bin/python" -m pip install --quiet)
 "${pip[@]}" --upgrade pip
