@@ -12,6 +12,10 @@ WRONG = [
     return {"cosine 2.0": -1.0, "euclidean 2.0": -0.41, "inner product 0.3": 0.7,
             "inner product -0.3": 1.3, "inner product -0.9": 1.9}
 '''),
+    Wrong(1, "scores_passed_through", '''def prediction() -> dict:
+    return {"cosine 2.0": 2.0, "euclidean 2.0": 2.0, "inner product 0.3": 0.3,
+            "inner product -0.3": -0.3, "inner product -0.9": -0.9}
+'''),
     # Exercise 2 (debug): a similarity read as a distance
     Wrong(2, "lookup_table_of_the_weather", '''def similarity_to_relevance(similarity):
     table = {1.0: 1.0, 0.8: 0.9, 0.0: 0.5, -0.6: 0.2, -1.0: 0.0}

@@ -33,6 +33,9 @@ WRONG = [
     Wrong(1, "k_counts_before_the_filter", '''def prediction() -> dict:
     return {"filtered": 4, "sliced": 4, "short": 3, "second": "c6", "stored": 7}
 '''),
+    Wrong(1, "mmr_reaches_past_fetch_k", '''def prediction() -> dict:
+    return {"filtered": 3, "sliced": 4, "short": 4, "second": "c6", "stored": 7}
+'''),
     Wrong(1, "upsert_read_as_append", '''def prediction() -> dict:
     return {"filtered": 3, "sliced": 4, "short": 3, "second": "c6", "stored": 8}
 '''),
