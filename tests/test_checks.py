@@ -11,7 +11,7 @@ import sys
 import pytest
 
 import retrieval_lab.checks as checks
-from retrieval_lab.checks import check_behaviour, check_function, check_prediction, check_value
+from retrieval_lab.checks import CheckResult, check_behaviour, check_function, check_prediction, check_value
 
 
 def oracle(x: int) -> int:
@@ -154,3 +154,89 @@ def test_the_student_edition_says_only_not_yet(monkeypatch):
 def test_the_student_edition_follows_the_environment(monkeypatch):
     monkeypatch.setenv("RETRIEVAL_LAB_EDITION", "student")
     assert check_prediction("P", b_wrong, truth=truth, hint="h").message.startswith("not yet")
+
+
+# ---------------------------------------------------------------- results and statuses
+
+def real_upper(text: str) -> str:
+    return text.upper()
+
+
+def test_check_function_statuses():
+    def stub(text):
+        raise NotImplementedError
+
+    def wrong(text):
+        return text
+
+    def crashes(text):
+        return text.nope
+
+    cases = ["cat", "Dog"]
+    assert check_function("E", stub, oracle=real_upper, cases=cases, hint="h").status == "not attempted"
+    assert check_function("E", wrong, oracle=real_upper, cases=cases, hint="h").status == "wrong"
+    result = check_function("E", crashes, oracle=real_upper, cases=cases, hint="h")
+    assert result.status == "error" and "AttributeError" in str(result) and "'cat'" in str(result)
+    assert check_function("E", str.upper, oracle=real_upper, cases=cases, hint="h").passed
+    assert check_function("E", 42, oracle=real_upper, cases=cases, hint="h").status == "wrong"
+
+
+def test_a_wrong_answer_never_shows_the_expected_value():
+    """A predict exercise cannot be solved by reading the check: the message names the case and
+    what the learner returned, never the oracle's value (unless a debug check opts in)."""
+    def wrong(text):
+        return text.lower()
+
+    quiet = str(check_function("E", wrong, oracle=real_upper, cases=["Kiwi"], hint="h"))
+    assert "KIWI" not in quiet and "'Kiwi'" in quiet and "'kiwi'" in quiet
+    told = str(check_function("E", wrong, oracle=real_upper, cases=["Kiwi"], hint="h",
+                              reveal_expected=True))
+    assert "KIWI" in told
+    refused = str(check_function("E", lambda x: x, oracle=lambda x: x.nope, cases=["a"], hint="h"))
+    assert "AttributeError" not in refused and "refused" in refused
+
+
+def test_check_function_expects_the_oracles_errors():
+    def lenient(value):
+        return str(value)
+
+    def strict(value):
+        if not isinstance(value, str):
+            raise TypeError("text only")
+        return value
+
+    def oracle(value):
+        if not isinstance(value, str):
+            raise ValueError("bad")
+        return value
+
+    assert check_function("E", strict, oracle=oracle, cases=["a", 1], hint="h").passed
+    assert check_function("E", lenient, oracle=oracle, cases=["a", 1], hint="h").status == "wrong"
+
+
+def test_a_strange_return_value_does_not_crash_the_check():
+    class Weird:
+        def __eq__(self, other):
+            raise RuntimeError("no")
+
+    result = check_function("E", lambda t: Weird(), oracle=real_upper, cases=["a"], hint="h")
+    assert result.status == "wrong"
+
+
+def test_check_value_and_behaviour():
+    def problems(v):
+        return None if v == 3 else f"got {v}"
+
+    assert check_value("E", ..., problems=problems, hint="h").status == "not attempted"
+    assert check_value("E", 3, problems=problems, hint="h").passed
+    assert check_value("E", lambda: 4, problems=problems, hint="h").status == "wrong"
+    assert check_value("E", lambda: 1 / 0, problems=problems, hint="h").status == "error"
+
+    def stub():
+        raise NotImplementedError
+
+    assert check_behaviour("E", stub, problems=lambda f: f(), hint="h").status == "not attempted"
+    assert check_behaviour("E", lambda: 1 / 0, problems=lambda f: f(), hint="h").status == "error"
+    assert check_behaviour("E", lambda: None, problems=lambda f: f(), hint="h").passed
+    assert isinstance(check_behaviour("E", None, problems=lambda f: f(), hint="h"), CheckResult)
+

@@ -4,10 +4,14 @@ they draw, not how it looks in pixels."""
 from __future__ import annotations
 
 import matplotlib.pyplot as plt
+import numpy as np
 import pytest
+from langchain_core.vectorstores import InMemoryVectorStore
 from matplotlib.colors import to_hex
 
-from retrieval_lab.plots import COLORS, blob_pipeline_diagram, eager_vs_lazy_bars, score_bars
+from retrieval_lab.data import corpus
+from retrieval_lab.models.embeddings import BagOfWords
+from retrieval_lab.plots import COLORS, blob_pipeline_diagram, eager_vs_lazy_bars, pipeline_diagram, score_bars
 
 
 @pytest.fixture(autouse=True)
@@ -127,3 +131,37 @@ def test_eager_vs_lazy_bars_draw_the_counts_and_the_folder():
 def test_eager_vs_lazy_bars_refuse_bad_counts(counts, total, match):
     with pytest.raises(ValueError, match=match):
         eager_vs_lazy_bars(counts, total_files=total)
+
+
+def test_score_bars_draws_one_bar_per_label_best_first():
+    fig = score_bars(["a", "b", "c"], [0.2, 0.9, -0.5], highlight=1)
+    ax = fig.axes[0]
+    by_height = sorted(zip(ax.get_yticks(), (t.get_text() for t in ax.get_yticklabels()), strict=True))
+    assert [label for _, label in by_height] == ["c", "a", "b"]  # bottom to top: the best is on top
+    assert len(ax.patches) == 3
+    assert ax.get_xlim()[0] < -1
+
+
+def test_score_bars_refuses_mismatched_input():
+    with pytest.raises(ValueError, match="one score per label"):
+        score_bars(["a"], [0.1, 0.2])
+    with pytest.raises(ValueError, match="empty"):
+        score_bars([], [])
+
+
+def test_pipeline_diagram_writes_every_stage():
+    fig = pipeline_diagram([("load", "BaseLoader", "docs"), ("split", "TextSplitter", "chunks")])
+    texts = {t.get_text() for t in fig.axes[0].texts}
+    assert {"load", "BaseLoader", "split", "TextSplitter"} <= texts
+    with pytest.raises(ValueError):
+        pipeline_diagram([])
+
+
+def test_scores_in_pictures_are_the_real_cosines():
+    store = InMemoryVectorStore(BagOfWords())
+    store.add_documents(corpus.pets_and_code())
+    hits = store.similarity_search_with_score("cat", k=6)
+    fig = score_bars([d.id for d, _ in hits], [s for _, s in hits])
+    shown = sorted(float(t.get_text()) for t in fig.axes[0].texts)
+    assert np.allclose(shown, sorted(round(s, 3) for _, s in hits))
+
