@@ -337,7 +337,8 @@ def screenshot(page, notebook: Path, focus: int | None = None) -> Path:
         cell = pictures.first if pictures.count() else cells.first
     else:
         cell = cells.nth(focus)
-    cell.scroll_into_view_if_needed()
+    if cell.is_visible():  # a cell under a folded heading (a deep dive) cannot be scrolled to
+        cell.scroll_into_view_if_needed()
     target = SCREENSHOTS / f"{notebook.stem}.png"
     page.screenshot(path=str(target))
     return target
