@@ -161,6 +161,9 @@ def _code_notebook(tmp_path: Path, *code: str, name: str = "05_x.ipynb") -> Path
         ("from retrieval_lab.models.embeddings import (\n    BagOfWords,\n    MiniLM,\n)", True),
         ("from retrieval_lab import minilm, plots", True),
         ("import retrieval_lab.models.minilm as m", True),
+        ("from retrieval_lab.evaluation import evaluate, knobs", True),  # their rankers embed with MiniLM
+        ("from retrieval_lab.evaluation.chunking import word_pieces", True),
+        ("from retrieval_lab.evaluation.compare import compare_calls", False),
         ("from retrieval_lab import embeddings\nembeddings.MiniLM()", True),
         ("from retrieval_lab.models.embeddings import BagOfWords", False),
         ('show(fig, alt="MiniLM passages")  # MiniLM named in a string only', False),

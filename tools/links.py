@@ -217,18 +217,28 @@ def _code_cells(notebook: Path) -> list[str]:
     return [c.source for c in cells if c.cell_type == "code" and COLAB_TAG not in c.get("metadata", {}).get("tags", [])]
 
 
+#: The evaluation modules whose retrievers embed the questions with MiniLM (DenseRanker, knobs).
+_EMBEDDING_MODULES = {"evaluate", "knobs", "chunking", "rerank"}
+
+
 def _imports_minilm(source: str) -> bool:
-    """Whether a cell imports MiniLM, or ``retrieval_lab.models.minilm``, or reaches ``x.MiniLM``."""
+    """Whether a cell imports MiniLM, ``retrieval_lab.models.minilm`` or an evaluation module that
+    embeds with it (``_EMBEDDING_MODULES``), or reaches ``x.MiniLM``."""
     import ast
 
     lines = [ln for ln in source.splitlines() if not ln.lstrip().startswith(("%", "!"))]
     try:
         tree = ast.parse("\n".join(lines))
     except SyntaxError:  # not Python we can read: look at the words instead
-        return bool(re.search(r"\bMiniLM\b|\bretrieval_lab\.minilm\b", source))
+        return bool(re.search(r"\bMiniLM\b|\bretrieval_lab\.models\.minilm\b|\bretrieval_lab\.evaluation\b", source))
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("retrieval_lab"):
             if node.module == "retrieval_lab.models.minilm" or {a.name for a in node.names} & {"MiniLM", "minilm"}:
+                return True
+            module = node.module or ""
+            if module.startswith("retrieval_lab.evaluation") and (
+                module.rsplit(".", 1)[-1] in _EMBEDDING_MODULES or {a.name for a in node.names} & _EMBEDDING_MODULES
+            ):
                 return True
         elif isinstance(node, ast.Import) and any(a.name.startswith("retrieval_lab.models.minilm") for a in node.names):
             return True
