@@ -226,7 +226,6 @@ def check_function(
     hint: str,
     same: Callable[[Any, Any], bool] | None = None,
     reveal_expected: bool = False,
-    refuse: Sequence[Any] = (),  # old check cells pass it: unused
 ) -> CheckResult:
     """Call ``attempt`` on every case, then ``oracle``, and compare what they return.
 
@@ -415,7 +414,6 @@ def check_value(
     *,
     problems: Callable[[Any], str | None],
     hint: str,
-    refuse: Sequence[Any] = (),  # old check cells pass it: unused
 ) -> CheckResult:
     """Check a value the learner built. ``problems(value)`` returns what is wrong, or None.
 
@@ -448,7 +446,6 @@ def check_behaviour(
     *,
     problems: Callable[[Callable[..., Any]], str | None],
     hint: str,
-    refuse: Sequence[Any] = (),  # old check cells pass it: unused
 ) -> CheckResult:
     """Check a function by what it does: ``problems(attempt)`` uses it and says what is wrong.
 

@@ -7,7 +7,3 @@ under names no notebook binds. A check cell imports its notebook's module
 names. Nothing here is part of the course's API.
 """
 
-
-def no_refusals(*_args: object) -> tuple:
-    """What ``refuse=`` gets from check cells written before the allowlist: nothing to do."""
-    return ()

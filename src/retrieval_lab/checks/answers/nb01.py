@@ -185,10 +185,6 @@ def detached_problems(make_copy: Callable[[Any], Any]) -> str | None:
     return None
 
 
-def reference_detached(doc: Any) -> Any:
-    """The reference answer (never shown): a deep copy of the metadata."""
-
-    return Document(doc.page_content, metadata=copy.deepcopy(doc.metadata), id=doc.id)
 
 #: What each exercise's answer may use (checks/allow.py reads its cell before it runs).
 ALLOWED = {

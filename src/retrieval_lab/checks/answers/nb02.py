@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import Any
 
 from retrieval_lab.checks.allow import Allow
-from retrieval_lab.checks.answers import no_refusals
 from retrieval_lab.data.corpus import course_data
 from retrieval_lab.scratch.document import Document
 
@@ -170,8 +169,6 @@ def splitting_problems(split: Callable[..., Any]) -> str | None:
     return None
 
 
-# the check cells still pass refuse=: the allowlist (ALLOWED) replaced it
-log_readers = loader_methods = no_refusals
 
 #: What each exercise's answer may use (checks/allow.py reads its cell before it runs).
 ALLOWED = {

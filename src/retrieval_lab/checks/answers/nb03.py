@@ -10,7 +10,6 @@ from contextlib import contextmanager
 from typing import Any
 
 from retrieval_lab.checks.allow import Allow
-from retrieval_lab.checks.answers import no_refusals
 from retrieval_lab.scratch.document import Document
 from retrieval_lab.scratch.text_splitters import RecursiveCharacterTextSplitter as Ours
 
@@ -117,17 +116,6 @@ def _drawn_parent() -> Any:
     return Document(text, metadata={"drawn": [rng.randint(0, 9)]}, id=f"x{rng.randrange(10**6)}")
 
 
-def reference_split_with_ids(splitter: Any, documents: list[Any]) -> list[Any]:
-    """The reference answer (never shown)."""
-    chunks = []
-    for parent in documents:
-        if parent.id is None:
-            raise ValueError("a chunk can point back only to a parent with an id")
-        for n, chunk in enumerate(splitter.split_documents([parent])):
-            chunk.id = f"{parent.id}#{n}"
-            chunk.metadata["parent_id"] = parent.id
-            chunks.append(chunk)
-    return chunks
 
 
 def _snapshot(docs: list[Any]) -> list[tuple[Any, str, dict]]:
@@ -197,8 +185,6 @@ def id_problems(attempt: Callable[..., Any]) -> str | None:
     return None
 
 
-# the check cells still pass refuse=: the allowlist (ALLOWED) replaced it
-step3_merges = no_refusals
 
 #: What each exercise's answer may use (checks/allow.py reads its cell before it runs).
 ALLOWED = {

@@ -8,7 +8,6 @@ from typing import Any
 import numpy as np
 
 from retrieval_lab.checks.allow import Allow
-from retrieval_lab.checks.answers import no_refusals
 from retrieval_lab.evaluation.compare import same_ranking as same
 from retrieval_lab.models.embeddings import BagOfWords, MiniLM
 
@@ -190,8 +189,6 @@ def distance_problems(attempt) -> str | None:
     return None
 
 
-# the check cells still pass refuse=: the allowlist (ALLOWED) replaced it
-cosine_refused = no_refusals
 
 #: What each exercise's answer may use (checks/allow.py reads its cell before it runs).
 ALLOWED = {

@@ -7,7 +7,6 @@ import random
 import numpy as np
 
 from retrieval_lab.checks.allow import Allow
-from retrieval_lab.checks.answers import no_refusals
 from retrieval_lab.models import minilm
 from retrieval_lab.models.embeddings import MiniLM
 
@@ -123,8 +122,6 @@ def pair_cases(fresh: bool = True) -> list[tuple[list[str]]]:
     return cases
 
 
-# the check cells still pass refuse=: the allowlist (ALLOWED) replaced it
-attention_refused = no_refusals
 
 #: What each exercise's answer may use (checks/allow.py reads its cell before it runs).
 ALLOWED = {

@@ -11,7 +11,6 @@ from typing import Any
 import numpy as np
 
 from retrieval_lab.checks.allow import Allow
-from retrieval_lab.checks.answers import no_refusals
 from retrieval_lab.models.embeddings import BagOfWords, LookupEmbeddings
 
 # ----------------------------------------------------------------- Exercise 1: predict
@@ -267,8 +266,6 @@ def dict_store_problems(attempt) -> str | None:
     return None
 
 
-# the check cells still pass refuse=: the allowlist (ALLOWED) replaced it
-add_texts_refused = no_refusals
 
 #: What each exercise's answer may use (checks/allow.py reads its cell before it runs).
 ALLOWED = {

@@ -9,7 +9,6 @@ from typing import Any
 import numpy as np
 
 from retrieval_lab.checks.allow import Allow
-from retrieval_lab.checks.answers import no_refusals
 from retrieval_lab.checks.standard_suite import run_vectorstore_suite, suite_report, vectorstore_test_names
 from retrieval_lab.data.corpus import CAT_DOG_PLANE
 from retrieval_lab.models.embeddings import BagOfWords
@@ -146,8 +145,6 @@ def _async_tests() -> list[str]:
     return [n for n in every if n not in set(vectorstore_test_names(include_async=False))]
 
 
-# the check cells still pass refuse=: the allowlist (ALLOWED) replaced it
-mmr_refused = add_documents_refused = no_refusals
 
 #: What each exercise's answer may use (checks/allow.py reads its cell before it runs).
 ALLOWED = {

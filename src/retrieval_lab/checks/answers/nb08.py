@@ -7,7 +7,6 @@ from collections.abc import Callable
 from typing import Any
 
 from retrieval_lab.checks.allow import Allow
-from retrieval_lab.checks.answers import no_refusals
 from retrieval_lab.runtime.callbacks import RecordingHandler
 
 # ----------------------------------------------------------------- Exercise 1: predict
@@ -131,8 +130,6 @@ def fallback_cases(seed: int = 8, drawn: int = 12, fresh: bool = True) -> list[t
     return cases
 
 
-# the check cells still pass refuse=: the allowlist (ALLOWED) replaced it
-refused = no_refusals
 
 #: What each exercise's answer may use (checks/allow.py reads its cell before it runs).
 ALLOWED = {

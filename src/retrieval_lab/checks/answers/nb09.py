@@ -10,7 +10,6 @@ from functools import lru_cache
 from typing import Any
 
 from retrieval_lab.checks.allow import Allow
-from retrieval_lab.checks.answers import no_refusals
 from retrieval_lab.data.corpus import python_reference_chunks
 from retrieval_lab.scratch.document import Document
 from retrieval_lab.scratch.retrievers import bm25_scores, keyword_scores, split_terms, top_k
@@ -164,8 +163,6 @@ def same_scores(mine: Any, sqlites: list[float]) -> bool:
     return all(math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-15) for a, b in pairs)
 
 
-# the check cells still pass refuse=: the allowlist (ALLOWED) replaced it
-refused = no_refusals
 
 #: What each exercise's answer may use (checks/allow.py reads its cell before it runs).
 ALLOWED = {

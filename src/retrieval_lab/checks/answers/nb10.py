@@ -10,7 +10,6 @@ from functools import lru_cache
 from typing import Any
 
 from retrieval_lab.checks.allow import Allow
-from retrieval_lab.checks.answers import no_refusals
 from retrieval_lab.models.embeddings import BagOfWords, words_of
 
 #: Build it's three documents.
@@ -269,8 +268,6 @@ def threshold_problems(choose: Callable[[list[float], list[float]], float]) -> s
     return None
 
 
-# the check cells still pass refuse=: the allowlist (ALLOWED) replaced it
-refused_scored = no_refusals
 
 #: What each exercise's answer may use (checks/allow.py reads its cell before it runs).
 ALLOWED = {

@@ -14,7 +14,6 @@ from typing import Any
 import numpy as np
 
 from retrieval_lab.checks.allow import Allow
-from retrieval_lab.checks.answers import no_refusals
 from retrieval_lab.evaluation import evaluate
 from retrieval_lab.scratch.measuring_retrieval import ndcg_at_k
 
@@ -338,8 +337,6 @@ def _minilm() -> Callable[[str], list[str]]:
     return evaluate.standard_retrievers()["MiniLM"]
 
 
-# the check cells still pass refuse=: the allowlist (ALLOWED) replaced it
-refused_statistics = refused_question_helpers = no_refusals
 
 #: What each exercise's answer may use (checks/allow.py reads its cell before it runs).
 ALLOWED = {

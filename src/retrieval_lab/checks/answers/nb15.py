@@ -11,7 +11,6 @@ import numpy as np
 from scipy.stats import rankdata
 
 from retrieval_lab.checks.allow import Allow
-from retrieval_lab.checks.answers import no_refusals
 from retrieval_lab.evaluation import evaluate, rerank
 
 # ----------------------------------------------------------------- Exercise 1: predict
@@ -224,8 +223,6 @@ def feature_problems(feature: Callable[[str, str], Any]) -> str | None:
     return None
 
 
-# the check cells still pass refuse=: the allowlist (ALLOWED) replaced it
-refused_gradient = refused_feature = no_refusals
 
 #: What each exercise's answer may use (checks/allow.py reads its cell before it runs).
 ALLOWED = {

@@ -18,7 +18,6 @@ from typing import Any
 import numpy as np
 
 from retrieval_lab.checks.allow import Allow
-from retrieval_lab.checks.answers import no_refusals
 from retrieval_lab.data.corpus import python_reference_chunks, python_reference_vectors
 from retrieval_lab.engines.postgres import start_postgres
 from retrieval_lab.models.embeddings import LookupEmbeddings, MiniLM
@@ -274,8 +273,6 @@ def fill_problems(options: Any) -> str | None:
     return None
 
 
-# the check cells still pass refuse=: the allowlist (ALLOWED) replaced it
-store_searches = no_refusals
 
 #: What each exercise's answer may use (checks/allow.py reads its cell before it runs).
 ALLOWED = {
