@@ -111,7 +111,8 @@ nbval-other-cpu: venv
 	NPY_DISABLE_CPU_FEATURES="$(OTHER_CPU)" $(PYTEST) $(NBVAL) -q $(if $(NB),$(NB),notebooks)
 
 # The edit loop: no kernel, no browser, no Postgres server (test_postgres.py: about 12 s of CPU
-# in servers started and stopped), fewer hypothesis examples; `make test` and CI run them all, at
+# in servers started and stopped), no test marked `slow` (above a second warm), fewer hypothesis
+# examples; `make test` and CI run them all, at
 # the full count. `make quick NB=07` is the loop for one notebook instead: its guard, its strict
 # nbval followed by its exercise solutions and wrong solutions in the same kernel, and the unit
 # tests of what it exports (tools/nbtools.py tests_for). pytest's cache is on: add `ARGS=--lf`.
@@ -119,7 +120,7 @@ QUICK_XDIST := -n 2 --dist loadscope --no-loadscope-reorder
 quick: venv
 ifeq ($(NB),)
 	@$(MAKE) --no-print-directory lint
-	$(TEST_ENV) HYPOTHESIS_PROFILE=quick $(PYTEST) tests -q --durations=5 -p no:nbval $(QUICK_XDIST) \
+	$(TEST_ENV) HYPOTHESIS_PROFILE=quick $(PYTEST) tests -q --durations=5 -p no:nbval $(QUICK_XDIST) -m "not slow" \
 		--ignore=tests/test_browser.py --ignore=tests/test_site.py --ignore=tests/test_slides.py \
 		--ignore=tests/test_nbval_solutions.py --ignore=tests/test_postgres.py $(ARGS)
 else

@@ -92,6 +92,7 @@ def test_the_shipped_cache_holds_every_strategy_so_the_notebook_embeds_nothing()
         assert store.misses == 0, f"{name}: {store.misses} chunk texts are not in the cache"
 
 
+@pytest.mark.slow
 def test_a_sample_of_the_cached_vectors_is_what_minilm_makes():
     splitter = chunking.strategies(embeddings=_refuse())["characters 800"]
     chunks = chunking.chunk_corpus(splitter)

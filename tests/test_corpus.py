@@ -91,6 +91,7 @@ def test_a_changed_passage_is_refused_with_the_command_that_re_makes_the_vectors
         corpus.python_reference_vectors()
 
 
+@pytest.mark.slow
 def test_a_sample_of_the_shipped_vectors_equals_minilm_today(chunks):
     rows = np.random.default_rng(2026).choice(len(chunks), size=16, replace=False)
     shipped = corpus.python_reference_vectors()[rows]

@@ -195,6 +195,7 @@ def test_half():
     return runs, evaluate.judgments(questions, evaluate.corpus()[0]), pairs
 
 
+@pytest.mark.slow
 def test_the_verdicts_of_the_paired_table_are_the_same_at_seeds_0_to_9(test_half):
     """Both tables the command prints: the course's pairs, then the second stage's (a family
     of their own for Holm)."""
@@ -340,6 +341,7 @@ def rows_of(output: str) -> tuple[list[str], list[str]]:
     return [line.split("  ")[0].strip() for line in lines[2:]], lines
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", [shipped_or_small(), TINY], ids=["shipped", "tiny"])
 def test_the_command_prints_one_row_per_retriever(path, capsys):
     argv = [] if path == evaluate.shipped_questions_path() else ["--questions", str(path)]
@@ -356,6 +358,7 @@ def test_the_command_prints_one_row_per_retriever(path, capsys):
     assert len(paired) == 2 + len(evaluate.STANDARD_PAIRS)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", [shipped_or_small(), TINY], ids=["shipped", "tiny"])
 def test_the_command_adds_the_second_stage_by_default(path, capsys):
     """Issue 33: the table answers "does a second stage pay here?" on any question file."""
@@ -423,6 +426,7 @@ def test_the_split_is_fixed_stratified_and_halves_the_shipped_questions():
         evaluate.split_questions(questions, "train")
 
 
+@pytest.mark.slow
 def test_a_module_given_with_with_adds_its_rows_to_the_command(tmp_path):
     plugin = tmp_path / "extra_rows_for_test.py"
     plugin.write_text(

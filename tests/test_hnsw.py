@@ -57,6 +57,7 @@ def both_builds() -> dict:
     return {"ours": ours, "table": table}
 
 
+@pytest.mark.slow
 def test_recall_matches_faiss_over_the_curve() -> None:
     table = both_builds()["table"]
     ours = np.mean([table[ef]["ours"] for ef in EFS])

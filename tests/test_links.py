@@ -280,6 +280,7 @@ def _failed_checks(clone: Path) -> set[str]:
     return set(done.stdout.split())
 
 
+@pytest.mark.slow
 def test_the_guides_pin_recipe_runs_and_the_pinned_tag_passes_the_staleness_checks(clone):
     """The guide's recipe, line by line, on a clone: branch and tag of different names, `git push`
     of the tag to a bare repository; the tag's files then pass every check they passed before."""

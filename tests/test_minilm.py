@@ -41,6 +41,7 @@ def test_the_reference_covers_the_hard_cases(reference):
     assert max(lengths) == minilm.MAX_TOKENS  # some texts are cut at 256 word pieces
 
 
+@pytest.mark.slow
 def test_minilm_equals_sentence_transformers(reference, ours):
     _, expected = reference
     assert np.abs(ours - expected).max() <= 1e-5

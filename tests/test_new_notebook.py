@@ -22,6 +22,7 @@ def _package_copy(tmp: Path) -> Path:
     return tmp / "src"
 
 
+@pytest.mark.slow
 def test_the_scaffold_executes_and_passes_the_guard(tmp_path, monkeypatch):
     src = _package_copy(tmp_path)
     written = new_notebook.scaffold(98, "scaffold_probe", "A scaffold, probed", root=tmp_path)
