@@ -240,3 +240,32 @@ def test_check_value_and_behaviour():
     assert check_behaviour("E", lambda: None, problems=lambda f: f(), hint="h").passed
     assert isinstance(check_behaviour("E", None, problems=lambda f: f(), hint="h"), CheckResult)
 
+
+
+def _forever(x):
+    while True:
+        try:
+            x += 1
+        except Exception:  # an except that cannot swallow the check's stop
+            pass
+
+
+@pytest.mark.parametrize("run", [
+    lambda: check_function("E", _forever, oracle=oracle, cases=[1], hint="h"),
+    lambda: check_behaviour("E", _forever, problems=lambda f: f(1), hint="h"),
+    lambda: check_value("E", lambda: _forever(1), problems=lambda v: None, hint="h"),
+])
+def test_a_loop_that_never_ends_is_stopped_with_advice(run, monkeypatch):
+    monkeypatch.setattr(checks, "TIME_LIMIT", 0.2)
+    result = run()
+    assert result.status == "error" and "stopped your code after 0.2 s" in result.message
+
+
+def test_the_time_limit_leaves_no_alarm_behind(monkeypatch):
+    import signal
+
+    monkeypatch.setattr(checks, "TIME_LIMIT", 0.2)
+    before = signal.getsignal(signal.SIGALRM)
+    assert check_function("E", lambda x: x + x, oracle=oracle, cases=[1], hint="h").passed
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+    assert signal.getsignal(signal.SIGALRM) is before

@@ -21,18 +21,24 @@ The rules that make a check a teacher (docs/design.md, "Rules that make a check 
 - a prediction is a literal the learner writes, and the message counts right answers without
   naming them (in the student edition it says only ✓ or "not yet");
 - a broken harness is not agreement: an exception agrees with the oracle only when the learner's
-  function raised it for the input under test, and a ``NameError`` never does.
+  function raised it for the input under test, and a ``NameError`` never does;
+- a loop that never ends is stopped: a check gives up after ``TIME_LIMIT`` seconds and says so
+  (``SIGALRM``, in the kernel's main thread, where cells run).
 """
 
 from __future__ import annotations
 
 import ast
+import functools
 import inspect
 import os
+import signal
 import sys
 import textwrap
+import threading
 import types
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -217,6 +223,56 @@ def _learner_error(exercise: str, exc: BaseException, hint: str, where: str = ""
     )
 
 
+#: Seconds a whole check may take, the learner's code and the check's own work together: the
+#: slowest shipped solution's check takes a few seconds, so only a loop that never ends (or a
+#: search over every combination) meets it.
+TIME_LIMIT = 60.0
+
+
+class TimeLimitError(BaseException):
+    """Raised into the learner's code when a check's time is up: a BaseException, so an
+    ``except Exception`` in the learner's code cannot swallow it."""
+
+
+@contextmanager
+def _time_limit(seconds: float) -> Iterator[None]:
+    """Raise TimeLimitError after ``seconds`` (only in the main thread, where SIGALRM arrives)."""
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
+        yield
+        return
+
+    def stop(_signum: int, _frame: Any) -> None:
+        raise TimeLimitError
+
+    previous = signal.signal(signal.SIGALRM, stop)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _limited(check: Callable[..., CheckResult]) -> Callable[..., CheckResult]:
+    """The check, stopped kindly after TIME_LIMIT seconds."""
+
+    @functools.wraps(check)
+    def run(exercise: str, *args: Any, **kwargs: Any) -> CheckResult:
+        try:
+            with _time_limit(TIME_LIMIT):
+                return check(exercise, *args, **kwargs)
+        except TimeLimitError:
+            return CheckResult(
+                exercise, "error",
+                f"the check stopped your code after {TIME_LIMIT:g} s. A loop whose condition never "
+                "changes, or one that tries every combination, runs on forever: print what the "
+                "loop changes at each step on a small input.",
+            )
+
+    return run
+
+
+@_limited
 def check_function(
     exercise: str,
     attempt: Any,
@@ -355,6 +411,7 @@ def _student_edition() -> bool:
     return "student" in (EDITION, os.environ.get("RETRIEVAL_LAB_EDITION"))
 
 
+@_limited
 def check_prediction(
     exercise: str,
     attempt: Any,
@@ -408,6 +465,7 @@ def check_prediction(
     return CheckResult(exercise, "ok", f"all {len(real)} predictions right.")
 
 
+@_limited
 def check_value(
     exercise: str,
     attempt: Any,
@@ -440,6 +498,7 @@ def check_value(
     return CheckResult(exercise, "ok", "correct.")
 
 
+@_limited
 def check_behaviour(
     exercise: str,
     attempt: Any,
