@@ -258,7 +258,7 @@ def workshop_notebook(notebook: Path, nb=None):
         if skipped and later:
             source = import_cell_source(notebook, skipped, later)
             if source is not None:
-                cells.append(nbformat.v4.new_code_cell(source, id=f"workshop-import-{i}"))
+                cells.append(nbformat.v4.new_code_cell(source, id=f"workshop-import-{notebook.stem[:2]}-{i}"))
                 origins.append(None)
             skipped = []
         new = copy.deepcopy(cell)
