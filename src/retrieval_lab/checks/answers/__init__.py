@@ -7,3 +7,27 @@ under names no notebook binds. A check cell imports its notebook's module
 names. Nothing here is part of the course's API.
 """
 
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+
+
+def fresh_seed(seed: int | None = None) -> int:
+    """``seed``, or a new one from the operating system: cases drawn afresh at every check, so
+    that a table of answers made in advance with the oracle holds none of them."""
+    return random.SystemRandom().randrange(2**64) if seed is None else seed
+
+
+def same_numbers(mine: Any, expected: Any, rel: float = 1e-9, absolute: float = 1e-15) -> bool:
+    """Whether ``mine`` is numbers (one, or a list or array of them) of ``expected``'s shape, each
+    within ``rel`` of its expected value (relative) or ``absolute``: never a string or None."""
+    try:
+        got, want = np.asarray(mine), np.asarray(expected, dtype=float)
+    except (TypeError, ValueError):  # a ragged list
+        return False
+    return (got.dtype.kind in "biuf" and got.shape == want.shape
+            and bool(np.allclose(got, want, rtol=rel, atol=absolute)))
