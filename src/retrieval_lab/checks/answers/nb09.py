@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-import math
 import random
 import sqlite3
 from collections.abc import Callable, Sequence
+from contextlib import closing
 from functools import lru_cache
 from typing import Any
 
 from retrieval_lab.checks.allow import Allow
+from retrieval_lab.checks.answers import fresh_seed, same_numbers
 from retrieval_lab.data.corpus import python_reference_chunks
 from retrieval_lab.scratch.document import Document
 from retrieval_lab.scratch.retrievers import bm25_scores, keyword_scores, split_terms, top_k
@@ -36,31 +37,21 @@ ROWS = (
 
 
 def what_bm25_does() -> dict[str, Any]:
-    """Run real retrievers (langchain-core's BaseRetriever, the notebook's scoring) on the
-    exercise's four documents."""
-    from langchain_core.documents import Document
+    """A real BaseRetriever over the exercise's four documents, ranking by counting and by BM25."""
+    from langchain_core.documents import Document as RealDocument
     from langchain_core.retrievers import BaseRetriever
 
+    class Scoring(BaseRetriever):
+        docs: list[RealDocument]
+        scores: Callable[..., list[float]]
 
-    class Counting(BaseRetriever):
-        docs: list[Document]
-        k: int = 2
+        def _get_relevant_documents(self, query: str, *, run_manager: Any) -> list[RealDocument]:
+            return top_k(self.docs, self.scores(query, self.docs), len(self.docs))
 
-        def _get_relevant_documents(self, query: str, *, run_manager: Any) -> list[Document]:
-            return top_k(self.docs, keyword_scores(query, self.docs), self.k)
-
-    class Ranking(BaseRetriever):
-        docs: list[Document]
-        k: int = 2
-
-        def _get_relevant_documents(self, query: str, *, run_manager: Any) -> list[Document]:
-            return top_k(self.docs, bm25_scores(query, self.docs), self.k)
-
-    snakes = [Document(text, id=doc_id) for doc_id, text in SNAKES]
-    counted = Counting(docs=snakes, k=4).invoke("python snake")
-    ranked = Ranking(docs=snakes, k=4).invoke("python snake")
-    no_repeats = bm25_scores("python", snakes, k1=0)
-    no_length = bm25_scores("python", snakes, b=0)
+    snakes = [RealDocument(text, id=doc_id) for doc_id, text in SNAKES]
+    counted, ranked = (Scoring(docs=snakes, scores=s).invoke("python snake")
+                       for s in (keyword_scores, bm25_scores))
+    no_repeats, no_length = bm25_scores("python", snakes, k1=0), bm25_scores("python", snakes, b=0)
     return {
         "count_first": counted[0].id,
         "bm25_first": ranked[0].id,
@@ -73,31 +64,8 @@ def what_bm25_does() -> dict[str, Any]:
 # ----------------------------------------------------------------- Exercise 2: extend
 
 
-def _sqlite_scores(texts: Sequence[str], query: str) -> list[float]:
-    """SQLite FTS5's ``bm25()`` of each text for ``query`` (0 where no query word occurs)."""
-
-    db = sqlite3.connect(":memory:")
-    try:
-        db.execute("CREATE VIRTUAL TABLE texts USING fts5(body)")
-        db.executemany(
-            "INSERT INTO texts (rowid, body) VALUES (?, ?)",
-            [(i, " ".join(split_terms(t))) for i, t in enumerate(texts)],
-        )
-        found = [0.0] * len(texts)
-        words = " OR ".join(f'"{w}"' for w in split_terms(query))
-        if words:  # SQLite reports minus the score, so that the best sorts first
-            for row, score in db.execute(
-                "SELECT rowid, -bm25(texts) FROM texts WHERE texts MATCH ?", (words,)
-            ):
-                found[row] = score
-        return found
-    finally:
-        db.close()
-
-
 @lru_cache(maxsize=1)
 def _corpora() -> dict[str, tuple[str, ...]]:
-
     chunks = python_reference_chunks()
     return {
         "build it": tuple(text for _, text in ROWS),
@@ -109,36 +77,36 @@ def _corpora() -> dict[str, tuple[str, ...]]:
     }
 
 
-def _documents(corpus: str) -> list[Any]:
-
-    return [Document(text, id=f"d{i}") for i, text in enumerate(_corpora()[corpus])]
-
-
 def sqlite_scores(query: str, corpus: str) -> list[float]:
-    """The oracle: SQLite's own scores for ``query`` over one named corpus."""
-    return _sqlite_scores(_corpora()[corpus], query)
+    """The oracle: SQLite FTS5's own ``bm25()`` of each text of a named corpus (0 where no query
+    word occurs)."""
+    texts = _corpora()[corpus]
+    found = [0.0] * len(texts)
+    words = " OR ".join(f'"{w}"' for w in split_terms(query))
+    with closing(sqlite3.connect(":memory:")) as db:
+        db.execute("CREATE VIRTUAL TABLE texts USING fts5(body)")
+        db.executemany("INSERT INTO texts (rowid, body) VALUES (?, ?)",
+                       [(i, " ".join(split_terms(t))) for i, t in enumerate(texts)])
+        if words:  # SQLite reports minus the score, so that the best sorts first
+            for row, score in db.execute(
+                    "SELECT rowid, -bm25(texts) FROM texts WHERE texts MATCH ?", (words,)):
+                found[row] = score
+    return found
 
 
 def scores_of(function: Callable[[str, Sequence[Any]], list[float]]) -> Callable[[str, str], Any]:
     """The learner's ``sqlite_bm25_scores`` on a named corpus (fresh documents each call)."""
 
     def run(query: str, corpus: str) -> Any:
-        return function(query, _documents(corpus))
+        return function(query, [Document(text, id=f"d{i}") for i, text in enumerate(_corpora()[corpus])])
 
     run.__name__ = getattr(function, "__name__", "sqlite_bm25_scores")
     return run
 
 
 def sqlite_cases(seed: int | None = None, drawn: int = 10) -> list[tuple[str, str]]:
-    """Fixed cases (a word in half the documents, a repeated word, no word, an unknown word)
-    and queries drawn at random from the corpora's own words, afresh at every check (a seed
-    from the operating system unless one is given), so a table of answers made in advance
-    with this oracle holds none of them."""
-    if seed is None:
-        import secrets
-
-        seed = secrets.randbits(64)
-
+    """Fixed cases (a word in half the documents, a repeated word, no word, an unknown word),
+    then queries drawn from the reference's own words (``fresh_seed``)."""
     cases = [
         ("kernel", "build it"), ("the cat", "build it"), ("cat cat dog", "build it"),
         ("zebra", "build it"), ("", "build it"), ("python snake", "exercise 1"),
@@ -146,22 +114,17 @@ def sqlite_cases(seed: int | None = None, drawn: int = 10) -> list[tuple[str, st
         ("what does the for statement do", "reference"), ("the cat", "two documents"),
         ("cat", "two documents"), ("kernel", "one document"),
     ]
-    rng = random.Random(seed)
+    rng = random.Random(fresh_seed(seed))
     for corpus in ("reference", "reference, later"):
         words = sorted({w for text in _corpora()[corpus] for w in split_terms(text)})
-        for _ in range(drawn // 2):
-            cases.append((" ".join(rng.choice(words) for _ in range(rng.randint(1, 4))), corpus))
+        cases += [(" ".join(rng.choice(words) for _ in range(rng.randint(1, 4))), corpus)
+                  for _ in range(drawn // 2)]
     return cases
 
 
 def same_scores(mine: Any, sqlites: list[float]) -> bool:
     """Equal to nine significant digits, document for document."""
-    try:
-        pairs = list(zip(mine, sqlites, strict=True))
-    except (TypeError, ValueError):
-        return False
-    return all(math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-15) for a, b in pairs)
-
+    return same_numbers(mine, sqlites)
 
 
 #: What each exercise's answer may use (checks/allow.py reads its cell before it runs).
