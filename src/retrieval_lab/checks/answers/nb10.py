@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import logging
 import random
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
+from unittest import mock
 
 from retrieval_lab.checks.allow import Allow
 from retrieval_lab.models.embeddings import BagOfWords, words_of
@@ -73,37 +73,24 @@ QUESTIONS: dict[str, frozenset[str]] = {
 }
 
 
-@contextmanager
-def _quiet() -> Iterator[None]:
+def _quiet() -> Any:
     """The real store logs "No relevant docs were retrieved ..." when nothing passes: not in
     a check's output."""
-    logger = logging.getLogger("langchain_core.vectorstores.base")
-    was, logger.disabled = logger.disabled, True
-    try:
-        yield
-    finally:
-        logger.disabled = was
+    return mock.patch.object(logging.getLogger("langchain_core.vectorstores.base"), "disabled", True)
 
 
-def _cosine_to_unit(cosine: float) -> float:
-    return (cosine + 1) / 2
-
-
-def _real_store(cosine: bool = False, labelled: bool = False) -> Any:
+def _real_store(relevance: bool = True, docs: list | None = None, embedding: Any = None) -> Any:
+    """A real InMemoryVectorStore of Build it's rows, labelled ``{"row": n}`` (or of ``docs``);
+    with ``relevance``, surprise 2's relevance function, (cos + 1) / 2 (the class has none)."""
     from langchain_core.documents import Document
     from langchain_core.vectorstores import InMemoryVectorStore
 
-
     class CosineStore(InMemoryVectorStore):
         def _select_relevance_score_fn(self) -> Callable[[float], float]:
-            return _cosine_to_unit
+            return lambda cosine: (cosine + 1) / 2
 
-    cls = CosineStore if cosine else InMemoryVectorStore
-    docs = [
-        Document(text, id=i, metadata={"row": n} if labelled else {})
-        for n, (i, text) in enumerate(ROWS)
-    ]
-    return cls.from_documents(docs, BagOfWords())
+    docs = docs or [Document(text, id=i, metadata={"row": n}) for n, (i, text) in enumerate(ROWS)]
+    return (CosineStore if relevance else InMemoryVectorStore).from_documents(docs, embedding or BagOfWords())
 
 
 # ----------------------------------------------------------------- Exercise 1: predict
@@ -113,7 +100,7 @@ def what_the_retrievers_do() -> dict[str, Any]:
     """For each of Exercise 1's retrievers: "refused", "fails", or how many documents."""
     from langchain_core.vectorstores import VectorStoreRetriever
 
-    store = _real_store()
+    store = _real_store(relevance=False)
 
     def outcome(arguments: dict) -> str | int:
         try:
@@ -130,15 +117,12 @@ def what_the_retrievers_do() -> dict[str, Any]:
 
 # ----------------------------------------------------------------- Exercise 2: extend
 
-
-@lru_cache(maxsize=1)
-def _labelled() -> Any:
-    return _real_store(cosine=True, labelled=True)
+_labelled = lru_cache(maxsize=1)(_real_store)
 
 
 def scored_runs(retriever_class: type) -> Callable[[dict, str, list], list]:
     """(id, metadata) of each call's documents, every call on one retriever of the learner's
-    class over a store with a relevance function, documents labelled ``{"row": n}``."""
+    class over ``_labelled()``."""
 
     def run(search_kwargs: dict, query: str, calls: list[dict]) -> list:
         retriever = retriever_class(vectorstore=_labelled(), search_kwargs=dict(search_kwargs))
@@ -151,17 +135,11 @@ def scored_runs(retriever_class: type) -> Callable[[dict, str, list], list]:
 
 def real_scored(search_kwargs: dict, query: str, calls: list[dict]) -> list:
     """The oracle: the store's own search with relevance scores, call by call."""
-    store = _labelled()
     with _quiet():
-        return [
-            [
-                (d.id, {**d.metadata, "relevance": score})
-                for d, score in store.similarity_search_with_relevance_scores(
-                    query, **{**search_kwargs, **call}
-                )
-            ]
-            for call in calls
-        ]
+        return [[(d.id, {**d.metadata, "relevance": score})
+                 for d, score in _labelled().similarity_search_with_relevance_scores(
+                     query, **{**search_kwargs, **call})]
+                for call in calls]
 
 
 def scored_cases(seed: int = 10, drawn: int = 10) -> list[tuple[dict, str, list]]:
@@ -193,27 +171,19 @@ GRID = tuple(round(0.5 + i / 100, 2) for i in range(51))
 
 
 @lru_cache(maxsize=1)
-def _bow_faq() -> tuple[Any, tuple[list[float], list[float]], dict[str, set[str]], int]:
-    """The FAQ and its questions in a real BagOfWords store with (cos + 1) / 2, the pairs'
-    relevance scores split by the labels, the labels, and the number of texts."""
+def _bow_faq() -> tuple[Any, tuple[list[float], list[float]]]:
+    """The FAQ in a real BagOfWords store with (cos + 1) / 2, and the relevance scores of its
+    pairs with the questions, split by the labels."""
     from langchain_core.documents import Document
-    from langchain_core.vectorstores import InMemoryVectorStore
-
-
-    class CosineStore(InMemoryVectorStore):
-        def _select_relevance_score_fn(self) -> Callable[[float], float]:
-            return _cosine_to_unit
 
     vocabulary = {w for text in [*dict(FAQ).values(), *QUESTIONS] for w in words_of(text)}
-    store = CosineStore.from_documents(
-        [Document(text, id=i) for i, text in FAQ], BagOfWords(sorted(vocabulary))
-    )
+    store = _real_store(docs=[Document(text, id=i) for i, text in FAQ], embedding=BagOfWords(sorted(vocabulary)))
     relevant: list[float] = []
     irrelevant: list[float] = []
     for question, answers in QUESTIONS.items():
         for doc, score in store.similarity_search_with_relevance_scores(question, k=len(FAQ)):
             (relevant if doc.id in answers else irrelevant).append(score)
-    return store, (relevant, irrelevant), dict(QUESTIONS), len(FAQ)
+    return store, (relevant, irrelevant)
 
 
 def _score_sets(seed: int = 11) -> dict[str, tuple[list[float], list[float]]]:
@@ -243,8 +213,7 @@ def threshold_problems(choose: Callable[[list[float], list[float]], float]) -> s
             return f"{name}: {threshold!r} is not one of 0.50, 0.51, ..., 1.00"
         if any(score >= threshold for score in irrelevant):
             return f"{name}: {threshold} keeps an irrelevant pair"
-        lower = GRID[GRID.index(threshold) - 1] if threshold > 0.5 else None
-        if lower is not None and not any(score >= lower for score in irrelevant):
+        if threshold > 0.5 and not any(score >= GRID[GRID.index(threshold) - 1] for score in irrelevant):
             return f"{name}: a lower threshold of the grid keeps none either"
     try:
         hopeless = choose([0.9], [1.0])
@@ -253,20 +222,15 @@ def threshold_problems(choose: Callable[[list[float], list[float]], float]) -> s
     else:
         return (f"an irrelevant pair scores 1.0, which no threshold of the grid keeps out: "
                 f"raise ValueError instead of returning {hopeless!r}")
-    store, (relevant, irrelevant), questions, size = _bow_faq()
+    store, (relevant, irrelevant) = _bow_faq()
     chosen = choose(list(relevant), list(irrelevant))
-    retriever = store.as_retriever(
-        search_type="similarity_score_threshold",
-        search_kwargs={"score_threshold": chosen, "k": size},
-    )
+    retriever = store.as_retriever(search_type="similarity_score_threshold",
+                                   search_kwargs={"score_threshold": chosen, "k": len(FAQ)})
     with _quiet():
-        leaks = [
-            d.id for q, ok in questions.items() for d in retriever.invoke(q) if d.id not in ok
-        ]
+        leaks = [d.id for q, ok in QUESTIONS.items() for d in retriever.invoke(q) if d.id not in ok]
     if leaks:
         return f"the real retriever at {chosen} returns irrelevant texts {leaks}"
     return None
-
 
 
 #: What each exercise's answer may use (checks/allow.py reads its cell before it runs).
