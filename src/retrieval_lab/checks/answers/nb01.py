@@ -8,18 +8,17 @@ from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
+from langchain_core.documents import Document as D  # noqa: N817
+
 from retrieval_lab.checks.allow import Allow
-from retrieval_lab.scratch.document import Document
+from retrieval_lab.checks.answers import fresh_seed
 from retrieval_lab.scratch.document import Document as Ours
 
-# ----------------------------------------------------------------- Exercise 1: predict
 
-
-def _pairs() -> dict[str, tuple[Any, Any]]:
-    """The exercise's six pairs, built with the real class."""
-    from langchain_core.documents import Document as D  # noqa: N817
-
-    return {
+# Exercise 1 (predict): which of six pairs the real class calls equal.
+def equal_pairs() -> dict[str, bool]:
+    """``left == right`` for each pair, as the real class answers."""
+    pairs = {
         "A": (D("Cats purr.", metadata={"page": 1}), D("Cats purr.", metadata={"page": 1.0})),
         "B": (D("hi", id=5), D("hi", id="5")),
         "C": (D("hi", metadata={"a": 1, "b": 2}), D("hi", metadata={"b": 2, "a": 1})),
@@ -27,16 +26,10 @@ def _pairs() -> dict[str, tuple[Any, Any]]:
         "E": (D("hi", metadata={"tags": ["a", "b"]}), D("hi", metadata={"tags": ("a", "b")})),
         "F": (D("hi", metadata={}), D("hi")),
     }
+    return {name: left == right for name, (left, right) in pairs.items()}
 
 
-def equal_pairs() -> dict[str, bool]:
-    """``left == right`` for each pair, as the real class answers."""
-    return {name: left == right for name, (left, right) in _pairs().items()}
-
-
-# ----------------------------------------------------------------- Exercise 2: debug
-
-
+# Exercise 2 (debug): de-duplication that only == judges right.
 def kept_by_equality(docs: list) -> list:
     """The first of each group of equal documents (list.index compares with ==)."""
     return [doc for n, doc in enumerate(docs) if docs.index(doc) == n]
@@ -56,11 +49,18 @@ _UNEQUAL = [
 ]
 
 
-def _document_lists(seed: int = 1, count: int = 40) -> list[list[Any]]:
-    """Lists with repeats that only == judges right: hand-picked ones, then random ones."""
-    from langchain_core.documents import Document as D  # noqa: N817
+#: repr of a value -> an equal value written another way (the first pair naming it wins).
+_TWINS = {repr(a): b for pair in reversed(_EQUAL_BUT_WRITTEN_APART) for a, b in (pair[::-1], pair)}
 
 
+def _twin(value: Any, rng: random.Random) -> Any:
+    """A value equal to ``value`` but written another way, most of the time."""
+    return copy.deepcopy(_TWINS.get(repr(value), value) if rng.random() < 0.7 else value)
+
+
+def unique_cases(fresh: bool = True) -> list[tuple[list[Any]]]:
+    """Lists with repeats that only == judges right: hand-picked ones, then 40 drawn with a seed
+    drawn anew at each check (``fresh=False``: the fixed seed 1)."""
     lists: list[list[Any]] = [
         [D("Cats purr."), D("Dogs bark."), D("Cats purr.")],
         [D("Cats purr.", id="d1"), D("Cats purr.", id="d2"), D("Cats purr.", id="d1")],
@@ -73,43 +73,23 @@ def _document_lists(seed: int = 1, count: int = 40) -> list[list[Any]]:
         [D("s", metadata={"s": {1, 2}}), D("s", metadata={"s": (1, 2)}),
          D("s", metadata={"s": {2.0, 1}}), D("s", metadata={"s": [1, 2]})],
     ]
-    rng = random.Random(seed)
-    for _ in range(count):
+    rng = random.Random(fresh_seed(None if fresh else 1))
+    for _ in range(40):
         docs = []
         for _ in range(rng.randint(2, 6)):
             text = rng.choice(["a", "b", "it's", 'say "hi"'])
-            left, right = rng.choice(_EQUAL_BUT_WRITTEN_APART + _UNEQUAL)
-            value = copy.deepcopy(rng.choice((left, right)))
+            value = copy.deepcopy(rng.choice(rng.choice(_EQUAL_BUT_WRITTEN_APART + _UNEQUAL)))
             metadata = {"v": value} if rng.random() < 0.8 else {}
             if rng.random() < 0.3:
                 metadata["w"] = rng.choice([0, 1, 1.0])
-            make = rng.choice([D, D, Ours])
             doc_id = rng.choice([None, None, "d1", "d2"])
-            docs.append(make(text, metadata=metadata, id=doc_id))
+            docs.append(rng.choice([D, D, Ours])(text, metadata=metadata, id=doc_id))
             if rng.random() < 0.5:  # an equal copy, written another way
                 twin_meta = {k: _twin(v, rng) for k, v in reversed(metadata.items())}
                 docs.append(rng.choice([D, Ours])(text, metadata=twin_meta, id=doc_id))
         rng.shuffle(docs)
         lists.append(docs)
-    return lists
-
-
-def _twin(value: Any, rng: random.Random) -> Any:
-    """A value equal to ``value`` but written another way, most of the time."""
-    if rng.random() < 0.7:
-        for left, right in _EQUAL_BUT_WRITTEN_APART:
-            if repr(value) == repr(left):
-                return copy.deepcopy(right)
-            if repr(value) == repr(right):
-                return copy.deepcopy(left)
-    return copy.deepcopy(value)
-
-
-def unique_cases(fresh: bool = True) -> list[tuple[list[Any]]]:
-    """The hand-picked lists, then lists drawn with a seed drawn anew at each check, so no
-    table made with the oracle before the check holds them (``fresh=False``: the fixed seed)."""
-    return [(docs,) for docs in _document_lists(seed=random.SystemRandom().randrange(2**32)
-                                                if fresh else 1)]
+    return [(docs,) for docs in lists]
 
 
 def same_documents(mine: Any, expected: list) -> bool:
@@ -118,9 +98,7 @@ def same_documents(mine: Any, expected: list) -> bool:
             and all(a is b for a, b in zip(mine, expected, strict=True)))
 
 
-# ----------------------------------------------------------------- Exercise 3: extend
-
-
+# Exercise 3 (extend): a copy that shares nothing with its original.
 def _nested(rng: random.Random, depth: int = 0) -> Any:
     """Random metadata values: dicts, lists, tuples and sets within each other."""
     if depth >= 3 or rng.random() < 0.25:
@@ -136,32 +114,16 @@ def _nested(rng: random.Random, depth: int = 0) -> Any:
 
 def _mutable_parts(value: Any, path: tuple = ()) -> list[tuple[tuple, Any]]:
     """Every list, dict and set inside ``value``, with where it sits."""
-    found = []
-    if isinstance(value, list | dict | set):
-        found.append((path, value))
-    if isinstance(value, dict):
-        for key, item in value.items():
-            found += _mutable_parts(item, (*path, key))
-    elif isinstance(value, list | tuple):
-        for n, item in enumerate(value):
-            found += _mutable_parts(item, (*path, n))
+    found = [(path, value)] if isinstance(value, list | dict | set) else []
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(
+        value, list | tuple) else ()
+    for key, item in items:
+        found += _mutable_parts(item, (*path, key))
     return found
-
-
-def _change(container: Any) -> None:
-    if isinstance(container, list):
-        container.append("changed")
-    elif isinstance(container, dict):
-        container["changed"] = True
-    else:
-        container.add("changed")
 
 
 def detached_problems(make_copy: Callable[[Any], Any]) -> str | None:
     """Copy documents, change every mutable part of each original: the copies must stay."""
-    from langchain_core.documents import Document as RealDocument
-
-
     rng = random.Random(7)
     shapes = [
         {"source": "cats.txt", "pages": [1, 2], "span": (0, 10),
@@ -169,21 +131,23 @@ def detached_problems(make_copy: Callable[[Any], Any]) -> str | None:
         {"where": ({"line": [1]}, 2), "tags": {"a", "b"}},
     ] + [{f"m{i}": _nested(rng) for i in range(rng.randint(1, 3))} for _ in range(12)]
     for n, metadata in enumerate(shapes):
-        original = Document("Cats purr.", metadata=metadata, id=f"d{n}")
+        original = Ours("Cats purr.", metadata=metadata, id=f"d{n}")
         copied = make_copy(original)
         if copied is original:
             return "you returned the same object; build a new Document"
-        if copied != RealDocument("Cats purr.", metadata=copy.deepcopy(metadata), id=f"d{n}"):
+        if copied != D("Cats purr.", metadata=copy.deepcopy(metadata), id=f"d{n}"):
             return f"the copy should equal the original field by field, got {copied!r}"
         before = repr(copied.metadata)
         for path, part in _mutable_parts(original.metadata):
-            _change(part)
+            if isinstance(part, dict):
+                part["changed"] = True
+            else:
+                (part.append if isinstance(part, list) else part.add)("changed")
             if repr(copied.metadata) != before:
                 where = "".join(f"[{p!r}]" for p in path)
                 return (f"changing the original's metadata{where} changed your copy too "
                         "(they share that object)")
     return None
-
 
 
 #: What each exercise's answer may use (checks/allow.py reads its cell before it runs).
