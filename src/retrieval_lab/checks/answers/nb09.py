@@ -123,8 +123,9 @@ def sqlite_cases(seed: int | None = None, drawn: int = 10) -> list[tuple[str, st
 
 
 def same_scores(mine: Any, sqlites: list[float]) -> bool:
-    """Equal to nine significant digits, document for document."""
-    return same_numbers(mine, sqlites)
+    """Equal to nine significant digits, document for document (never looser than
+    math.isclose at rel_tol=1e-9, abs_tol=1e-15)."""
+    return same_numbers(mine, sqlites, rel=5e-10, absolute=5e-16)
 
 
 #: What each exercise's answer may use (checks/allow.py reads its cell before it runs).

@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from retrieval_lab.checks.allow import Allow
+from retrieval_lab.checks.answers import fresh_seed, same_numbers
 from retrieval_lab.models.embeddings import BagOfWords, RowEmbeddings
 from retrieval_lab.scratch.matrix_vectorstore import MatrixVectorStore
 
@@ -17,7 +18,6 @@ from retrieval_lab.scratch.matrix_vectorstore import MatrixVectorStore
 
 def rows_after_each_call() -> dict[str, list[str]]:
     """Run the exercise's four calls on a MatrixVectorStore and read its rows after each."""
-
     store = MatrixVectorStore(BagOfWords())
     store.add_texts(["cat"] * 5, ids=list("abcde"))
     seen = {}
@@ -40,11 +40,9 @@ def real_top_ids(matrix: np.ndarray, ids: Sequence[str], query: np.ndarray, k: i
     """The oracle: the real store holding the same vectors, searched with a filter."""
     from langchain_core.vectorstores import InMemoryVectorStore
 
-
     real = InMemoryVectorStore(RowEmbeddings(matrix))
     real.add_texts([str(i) for i in range(len(ids))], ids=list(ids))
-    found = real.similarity_search_by_vector(query.tolist(), k=k, filter=lambda d: keep(d.id))
-    return [doc.id for doc in found]
+    return [d.id for d in real.similarity_search_by_vector(query.tolist(), k=k, filter=lambda d: keep(d.id))]
 
 
 def _unit(rows: np.ndarray) -> np.ndarray:
@@ -53,22 +51,15 @@ def _unit(rows: np.ndarray) -> np.ndarray:
 
 def top_ids_cases(seed: int = 4, drawn: int = 8, fresh: bool = True) -> list[tuple]:
     """The prompt's nine rows with five filters, then matrices, queries, k and filters drawn
-    (no two scores tie) with a seed drawn anew at each check, so the cases cannot be looked
-    up, not even in a table made with this oracle before the check ran (``fresh=False``:
-    the fixed seed)."""
-    fixed = _unit(np.random.default_rng(seed).standard_normal((9, 5)))
-    if fresh:
-        seed = random.SystemRandom().randrange(2**32)
-    rows = fixed
-    ids = [f"p{i}" for i in range(9)]
-    probe = rows[0] * 0.6 + rows[3] * 0.8
+    (``fresh_seed``; with ``fresh=False``, from ``seed``)."""
+    rows, ids = _unit(np.random.default_rng(seed).standard_normal((9, 5))), [f"p{i}" for i in range(9)]
     keeps: list[Callable[[str], bool]] = [
         lambda i: True, lambda i: i != "p0", lambda i: int(i[1]) % 2 == 1,
         lambda i: i in {"p8", "p2"}, lambda i: False,
     ]
-    cases = [(rows, ids, probe, 3, keep) for keep in keeps]
-    rng = np.random.default_rng(seed + 100)
-    pick = random.Random(seed)
+    cases = [(rows, ids, rows[0] * 0.6 + rows[3] * 0.8, 3, keep) for keep in keeps]
+    seed = fresh_seed() if fresh else seed
+    rng, pick = np.random.default_rng(seed + 100), random.Random(seed)
     for n in range(drawn):
         size, width = int(rng.integers(6, 30)), int(rng.integers(3, 12))
         matrix = _unit(rng.standard_normal((size, width)))
@@ -92,10 +83,7 @@ def numpy_read_ms(n: int, d: int, gb_per_s: float, dtype: str = "float32",
 
 def read_ms_cases(seed: int | None = None, drawn: int = 12) -> list[tuple]:
     """The prompt's kinds of case, a binary row that is not a whole number of bytes, and
-    cases drawn afresh at every check (a seed from the operating system unless one is given),
-    so a table of answers made in advance holds none of them."""
-    if seed is None:
-        seed = random.SystemRandom().randrange(2**64)
+    cases drawn afresh (``fresh_seed``)."""
     cases: list[tuple] = [
         (1_000_000, 384, 10.0),
         (1_000_000, 384, 10.0, "float16"),
@@ -105,7 +93,7 @@ def read_ms_cases(seed: int | None = None, drawn: int = 12) -> list[tuple]:
         (1, 9, 1.0, "binary"),
         (3, 5, 2.0, "float32", 3),
     ]
-    rng = random.Random(seed)
+    rng = random.Random(fresh_seed(seed))
     for _ in range(drawn):
         dtype = rng.choice(["float32", "float16", "int8", "binary"])
         case = (rng.randint(1, 10**7), rng.randint(1, 2000), rng.choice([0.5, 3.0, 12.5, 40.0]))
@@ -114,11 +102,8 @@ def read_ms_cases(seed: int | None = None, drawn: int = 12) -> list[tuple]:
 
 
 def same_ms(mine: Any, expected: float) -> bool:
-    try:
-        return abs(mine - expected) <= 1e-9 * max(1.0, abs(expected))
-    except TypeError:
-        return False
-
+    """Within 1e-9 of the oracle's milliseconds, or 1e-9 of them when they are above 1."""
+    return same_numbers(mine, expected, rel=5e-10, absolute=5e-10)
 
 
 #: What each exercise's answer may use (checks/allow.py reads its cell before it runs).
