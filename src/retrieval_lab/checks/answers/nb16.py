@@ -5,10 +5,8 @@ from __future__ import annotations
 
 import functools
 import random
-import tempfile
 from collections import Counter
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -27,81 +25,70 @@ from retrieval_lab.scratch.qdrant_engine import QdrantEdgeVectorStore
 
 
 @functools.cache
-def _passages() -> tuple[list[Any], np.ndarray]:
-    """The tuning section's passages (each repeated text once) and their shipped vectors."""
-
+def _passages() -> tuple[list[Any], LookupEmbeddings]:
+    """The tuning section's passages (each repeated text once), embedded by their shipped vectors."""
     chunks, vectors = python_reference_chunks(), python_reference_vectors()
     keep = distinct_passages(chunks)
-    return [chunks[i] for i in keep], np.asarray(vectors[keep], dtype=np.float32)
-
-
-@functools.cache
-def _question_vectors() -> np.ndarray:
-    """Notebook 14's questions, embedded by MiniLM (once per process)."""
-
-    texts = [q["question"] for q in load_questions()]
-    return np.asarray(MiniLM().embed_documents(texts), dtype=np.float32)
+    passages = [chunks[i] for i in keep]
+    rows = np.asarray(vectors[keep], dtype=np.float32)
+    return passages, LookupEmbeddings({d.page_content: row for d, row in zip(passages, rows, strict=True)})
 
 
 # ----------------------------------------------------------------- Exercise 1: predict
 
 
-def _shard(folder: str, vectors: np.ndarray, **config: Any) -> Any:
-    """A shard of these vectors (ids 0..n-1) with these engine settings, optimised once."""
-    import qdrant_edge as edge
-
-    params = edge.EdgeVectorParams(size=vectors.shape[1], distance=edge.Distance.Cosine)
-    shard = edge.EdgeShard.create(folder, edge.EdgeConfig(vectors=params, **config))
-    points = [edge.Point(i, row.tolist(), {}) for i, row in enumerate(vectors)]
-    for start in range(0, len(points), 256):
-        shard.update(edge.UpdateOperation.upsert_points(points[start:start + 256]))
-    shard.optimize()
-    return shard
-
-
-def _top10(shard: Any, params: Any) -> list[list[int]]:
-    import qdrant_edge as edge
-
-    return [
-        [hit.id for hit in shard.query(
-            edge.QueryRequest(limit=10, query=edge.Query.Nearest(v.tolist()), params=params))]
-        for v in _question_vectors()
-    ]
-
-
 @functools.cache
 def exact_searches_truth() -> dict[str, bool]:
-    """Run the four searches of Exercise 1 on three new stores of the passages."""
+    """Build the tuning section's three stores again as it does, and run the four searches."""
     import qdrant_edge as edge
 
-    _, vectors = _passages()
     build_now = edge.EdgeOptimizersConfig(indexing_threshold=1)
     walked = edge.HnswIndexConfig(m=16, ef_construct=100, full_scan_threshold=1)
-    with tempfile.TemporaryDirectory() as folder:
-        shards = {
-            "default": _shard(str(Path(folder) / "a"), vectors),
-            "graph": _shard(str(Path(folder) / "b"), vectors, optimizers=build_now),
-            "walked": _shard(str(Path(folder) / "c"), vectors, optimizers=build_now,
-                             hnsw_config=walked),
-        }
-        try:
-            exact = _top10(shards["default"], edge.SearchParams(exact=True))
-            ef1 = edge.SearchParams(hnsw_ef=1)
-            return {
-                "a": _top10(shards["default"], ef1) == exact,
-                "b": _top10(shards["graph"], ef1) == exact,
-                "c": _top10(shards["walked"], ef1) == exact,
-                "d": _top10(shards["walked"], edge.SearchParams(exact=True)) == exact,
-            }
-        finally:
-            for shard in shards.values():
-                shard.close()
+    stores = {name: QdrantEdgeVectorStore(_passages()[1], **config) for name, config in (
+        ("default", {}), ("graph", {"optimizers": build_now}),
+        ("walked", {"optimizers": build_now, "hnsw_config": walked}))}
+    questions = MiniLM().embed_documents([q["question"] for q in load_questions()])
+
+    def top10(name: str, **params: Any) -> list[list[str | None]]:
+        return [[d.id for d in stores[name].similarity_search_by_vector(
+            v, k=10, search_params=edge.SearchParams(**params))] for v in questions]
+
+    try:
+        for store in stores.values():
+            store.add_documents(_passages()[0])
+            store.shard.optimize()  # the optimisers, now
+        exact = top10("default", exact=True)
+        return {"a": top10("default", hnsw_ef=1) == exact, "b": top10("graph", hnsw_ef=1) == exact,
+                "c": top10("walked", hnsw_ef=1) == exact, "d": top10("walked", exact=True) == exact}
+    finally:
+        for store in stores.values():
+            store.close()
 
 
 # ----------------------------------------------------------------- Exercise 2: extend
 
 #: What the learner's function may call on the shard: changing it (an index) and counting.
 ENGINE_CALLS = ("update", "facet", "count", "info")
+
+
+def _only(doors: dict[str, Any], hidden: str, label: str) -> Any:
+    """An object whose only attributes are ``doors``: reading another says what is hidden."""
+
+    class Only:
+        __slots__ = ()
+
+        def __getattr__(self, name: str) -> Any:
+            if name in doors:
+                return doors[name]
+            raise AttributeError(f"the check hides {hidden.format(name)}")
+
+        def __dir__(self) -> list[str]:
+            return list(doors)
+
+        def __repr__(self) -> str:
+            return label
+
+    return Only()
 
 
 def _engine_only(store: Any, label: str) -> Any:
@@ -116,72 +103,36 @@ def _engine_only(store: Any, label: str) -> Any:
         call.__name__ = name
         return call
 
-    doors = {name: door(name) for name in ENGINE_CALLS}
-
-    class EngineOnlyShard:
-        __slots__ = ()
-
-        def __getattr__(self, name: str) -> Any:
-            if name in doors:
-                return doors[name]
-            raise AttributeError(
-                f"the check hides the shard's .{name}: your function may only change the "
-                f"shard and ask it to count ({', '.join(ENGINE_CALLS)})"
-            )
-
-        def __dir__(self) -> list[str]:
-            return list(ENGINE_CALLS)
-
-        def __repr__(self) -> str:
-            return "<the store's shard: update, facet, count, info>"
-
-    class EngineOnlyStore:
-        __slots__ = ()
-        shard = EngineOnlyShard()
-
-        def __getattr__(self, name: str) -> Any:
-            raise AttributeError(
-                f"the check hides the store's .{name}: count with the engine, through .shard"
-            )
-
-        def __repr__(self) -> str:
-            return label
-
-    return EngineOnlyStore()
+    calls = ", ".join(ENGINE_CALLS)
+    return _only({"shard": _only(
+        {name: door(name) for name in ENGINE_CALLS},
+        f"the shard's .{{}}: your function may only change the shard and ask it to count ({calls})",
+        f"<the store's shard: {calls}>",
+    )}, "the store's .{}: count with the engine, through .shard", label)
 
 
 def count_trial() -> dict[str, Any]:
-    """``check_function``'s cases and oracle for Exercise 2.
-
-    The cases are (store, key) pairs on fresh stores the learner never saw: the six documents,
-    and 37, 260 and 530 passages drawn at random (seeded). The oracle is Python's Counter over
-    the metadata of the documents put in each store.
-    """
-
-    passages, vectors = _passages()
-    shipped = LookupEmbeddings({d.page_content: row for d, row in zip(passages, vectors, strict=True)})
+    """``check_function``'s cases and oracle for Exercise 2: (store, key) pairs on fresh stores
+    the learner never saw (the six documents, and 37, 260 and 530 passages drawn at random,
+    seeded), and Python's Counter over the metadata of the documents put in each store."""
+    passages, shipped = _passages()
     draw = random.Random(1515)
-    sets = {
-        "<store of 6 documents>": ([Document(t, metadata=m, id=i) for i, t, m in PETS_AND_CODE],
-                                   BagOfWords()),
-    }
+    sets = {"<store of 6 documents>": ([Document(t, metadata=m, id=i) for i, t, m in PETS_AND_CODE], BagOfWords())}
     for size in (37, 260, 530):
-        picked = draw.sample(range(len(passages)), size)
-        sets[f"<store of {size} passages>"] = ([passages[i] for i in picked], shipped)
+        sets[f"<store of {size} passages>"] = ([passages[i] for i in draw.sample(range(len(passages)), size)], shipped)
     cases, metadata, stores = [], {}, []
     for label, (docs, embedding) in sets.items():
-        store = QdrantEdgeVectorStore.from_documents(docs, embedding)
-        stores.append(store)  # kept open while the oracle lives (closed when it is collected)
-        door = _engine_only(store, label)
+        stores.append(QdrantEdgeVectorStore.from_documents(docs, embedding))  # open while the oracle lives
+        door = _engine_only(stores[-1], label)
         metadata[id(door)] = [dict(d.metadata) for d in docs]
-        keys = ("topic", "source") if label.endswith("documents>") else ("topic",)
-        cases += [(door, key) for key in keys]
+        cases += [(door, key) for key in (("topic", "source") if label.endswith("documents>") else ("topic",))]
 
     def counts(store: Any, key: str, _open: list = stores) -> dict[str, int]:
         return dict(Counter(meta[key] for meta in metadata[id(store)]))
 
     counts.__qualname__ = "counts_oracle"  # named so in the refusal message
     return {"cases": cases, "oracle": counts}
+
 
 #: What each exercise's answer may use (checks/allow.py reads its cell before it runs).
 ALLOWED = {
