@@ -17,13 +17,10 @@ from retrieval_lab.checks.allow import Allow
 from retrieval_lab.evaluation import evaluate
 from retrieval_lab.scratch.measuring_retrieval import ndcg_at_k
 
-# ----------------------------------------------------------------- shared: the course's runs
-
 
 @cache
 def _runs() -> tuple[dict[str, Any], dict[str, Any], list[dict[str, Any]]]:
     """The six retrievers' runs on the shipped questions, and the judgments (computed once)."""
-
     questions = evaluate.load_questions()
     retrievers = evaluate.standard_retrievers([q["question"] for q in questions])
     qrels = evaluate.judgments(questions, evaluate.corpus()[0])
@@ -31,7 +28,6 @@ def _runs() -> tuple[dict[str, Any], dict[str, Any], list[dict[str, Any]]]:
 
 
 def _ndcg10(name: str) -> dict[str, float]:
-
     runs, qrels, _ = _runs()
     return evaluate.per_question(ndcg_at_k, runs[name], qrels, k=10)
 
@@ -44,22 +40,18 @@ STYLES = ("keyword", "mixed", "paraphrase")
 def style_verdicts() -> dict[str, str]:
     """hybrid, MiniLM or unclear per style: the hybrid against MiniLM on nDCG@10, paired on
     each style's questions, the three p-values Holm-adjusted together (``significance``)."""
-
-    _, _, questions = _runs()
     hybrid, minilm = _ndcg10("hybrid (RRF)"), _ndcg10("MiniLM")
     scores: dict[str, dict[str, float]] = {}
     for style in STYLES:
-        ids = {q["id"] for q in questions if q["style"] == style}
+        ids = {q["id"] for q in _runs()[2] if q["style"] == style}
         scores[f"hybrid {style}"] = {q: v for q, v in hybrid.items() if q in ids}
         scores[f"MiniLM {style}"] = {q: v for q, v in minilm.items() if q in ids}
-    pairs = [(f"hybrid {s}", f"MiniLM {s}") for s in STYLES]
-    found = {}
-    for style, c in zip(STYLES, evaluate.significance(pairs, scores), strict=True):
-        found[style] = c.verdict.split()[0] if "beats" in c.verdict else "unclear"
-    return found
+    found = evaluate.significance([(f"hybrid {s}", f"MiniLM {s}") for s in STYLES], scores)
+    return {s: c.verdict.split()[0] if "beats" in c.verdict else "unclear"
+            for s, c in zip(STYLES, found, strict=True)}
 
 
-# ----------------------------------------------------------------- Exercise 2: the bootstrap
+# ----------------------------------------------------------------- Exercises 2 and 3: references
 
 
 @dataclass(frozen=True)
@@ -68,106 +60,13 @@ class Interval:
 
     low: float
     high: float
-    tolerance: float
+    tolerance: float  # below 0: one resample, so low equals high, between low and high here
 
     def __repr__(self) -> str:
         if self.tolerance < 0:
             return (f"low equal to high (one resample, one mean), between {self.low:.4f} and "
                     f"{self.high:.4f}")
         return f"({self.low:.4f}, {self.high:.4f}), each bound within {self.tolerance:.4f}"
-
-
-def _key(scores: Mapping[str, float]) -> tuple[tuple[str, float], ...]:
-    return tuple(sorted(scores.items()))
-
-
-def reference_interval(a: Mapping[str, float], b: Mapping[str, float], *rest: Any,
-                       **__: Any) -> Interval:
-    """The reference for one case (remembered: each trial of the check asks again). With one
-    resample the interval is one resampled mean: low equals high, between the extremes."""
-    if rest and rest[0] == 1:
-        diffs = _differences(a, b)
-        return Interval(min(diffs), max(diffs), -1.0)
-    return _reference_interval(_key(a), _key(b))
-
-
-def _differences(a: Mapping[str, float], b: Mapping[str, float]) -> list[float]:
-    if set(a) != set(b):
-        raise ValueError("a paired comparison needs the same questions on both sides.")
-    return [a[q] - b[q] for q in sorted(a)]
-
-
-@cache
-def _reference_interval(a_items: tuple, b_items: tuple) -> Interval:
-    """The paired 95 % percentile interval, from 400,000 resamples (its own error is a
-    fraction of the tolerance). The tolerance is an eighth of the bootstrap standard error:
-    about 4.7 Monte Carlo standard errors of a bound estimated from 10,000 resamples, and less
-    than the distance between a 2.5th and a 3.5th percentile (0.15 of it)."""
-
-    a, b = dict(a_items), dict(b_items)
-    if set(a) != set(b):
-        raise ValueError("a paired comparison needs the same questions on both sides.")
-    diffs = [a[q] - b[q] for q in sorted(a)]
-    _, low, high = evaluate.bootstrap_interval(diffs, 400_000, seed=12345)
-    spread = float(np.std(diffs)) / math.sqrt(len(diffs))
-    return Interval(low, high, spread / 8 + 1e-9)
-
-
-def same_interval(got: Any, expected: Interval) -> bool:
-    low, high = (float(x) for x in got)
-    if expected.tolerance < 0:  # one resample: one mean, between the extremes
-        return low == high and expected.low - 1e-12 <= low <= expected.high + 1e-12
-    return (abs(low - expected.low) <= expected.tolerance
-            and abs(high - expected.high) <= expected.tolerance)
-
-
-def _pairs(diffs: Sequence[float], rng: random.Random, base: float = 0.4) -> tuple[dict, dict]:
-    """Per-question scores a and b with these differences, b's keys in another order."""
-    ids = [f"q{i:03d}" for i in range(len(diffs))]
-    b_values = [min(1.0, max(0.0, base + rng.uniform(-0.3, 0.3))) for _ in ids]
-    a = {q: bv + d for q, bv, d in zip(ids, b_values, diffs, strict=True)}
-    order = list(ids)
-    rng.shuffle(order)
-    b = {q: b_values[ids.index(q)] for q in order}
-    return a, b
-
-
-def bootstrap_cases() -> list[tuple[dict, dict]]:
-    """Hit-rate-like (-1, 0, 1), recall-like and continuous differences of 25 to 137
-    questions (few hit-rate questions would put the bounds on a lattice coarser than the
-    tolerance), b's keys in another order than a's; the course's hybrid against MiniLM;
-    two questions that differ alike (an interval of one point); different questions."""
-    rng = random.Random(14)
-    cases = []
-    for n, kind in [(137, "hit"), (60, "recall"), (25, "continuous"),
-                    (137, "continuous")]:
-        if kind == "hit":
-            diffs = [rng.choice([-1.0, 0.0, 0.0, 0.0, 1.0, 1.0]) for _ in range(n)]
-        elif kind == "recall":
-            diffs = [rng.choice([-0.5, -1 / 3, 0.0, 0.0, 0.25, 0.5, 1.0]) for _ in range(n)]
-        else:
-            diffs = [rng.gauss(0.05, 0.3) for _ in range(n)]
-        cases.append(_pairs(diffs, rng))
-    # skewed and small: one big win among ties, where a normal interval (mean ± 1.96 se) dips
-    # below 0 and the bootstrap's does not; and a few tied, lopsided differences
-    cases.append(_pairs([0.0] * 11 + [1.0], rng))
-    cases.append(_pairs([0.0] * 6 + [0.5, 0.5, 1.0], rng))
-    cases.append((_ndcg10("hybrid (RRF)"), _ndcg10("MiniLM")))
-    cases.append(({"q1": 0.75, "q2": 0.5}, {"q2": 0.25, "q1": 0.5}))
-    cases.append((*cases[1], 1, 3))  # one resample: the function must use `resamples`
-    cases += _different_questions()
-    return cases
-
-
-def _different_questions() -> list[tuple[dict, dict]]:
-    """Questions that differ: each side has one the other lacks, b has one more, a has one
-    more (reading a missing score as None raises TypeError only in the first)."""
-    return [({"q1": 1.0, "q2": 0.0}, {"q1": 0.0, "q3": 0.0}),
-            ({"q1": 1.0, "q2": 0.0}, {"q1": 0.0, "q2": 0.5, "q3": 0.0}),
-            ({"q1": 1.0, "q2": 0.0, "q3": 0.5}, {"q2": 0.0, "q1": 0.5})]
-
-
-# ----------------------------------------------------------------- Exercise 3: randomization
 
 
 @dataclass(frozen=True)
@@ -181,15 +80,35 @@ class PValue:
         return f"{self.p:.4f}, within {self.tolerance:.4f} (and above 0)"
 
 
-def _exact_p(diffs: Sequence[float]) -> float:
-    """Every sign pattern of the non-zero differences (exact integer sums)."""
-    units = [round(d * 1e12) for d in diffs if round(d * 1e12) != 0]
-    observed = abs(sum(units))
-    if not units:
-        return 1.0
-    signs = np.array(list(itertools.product((-1, 1), repeat=len(units))), dtype=np.int64)
-    sums = np.abs(signs @ np.array(units, dtype=np.int64))
-    return float((sums >= observed).mean())
+def _differences(a: Mapping[str, float], b: Mapping[str, float]) -> tuple[float, ...]:
+    if set(a) != set(b):
+        raise ValueError("a paired comparison needs the same questions on both sides.")
+    return tuple(a[q] - b[q] for q in sorted(a))
+
+
+def reference_interval(a: Mapping[str, float], b: Mapping[str, float], *rest: Any,
+                       **__: Any) -> Interval:
+    """The reference for one case (remembered: each trial of the check asks again). With one
+    resample the interval is one resampled mean: low equals high, between the extremes."""
+    diffs = _differences(a, b)
+    return Interval(min(diffs), max(diffs), -1.0) if rest and rest[0] == 1 else _interval(diffs)
+
+
+@cache
+def _interval(diffs: tuple[float, ...]) -> Interval:
+    """The paired 95 % percentile interval, from 400,000 resamples (its own error is a
+    fraction of the tolerance). The tolerance is an eighth of the bootstrap standard error:
+    about 4.7 Monte Carlo standard errors of a bound estimated from 10,000 resamples, and less
+    than the distance between a 2.5th and a 3.5th percentile (0.15 of it)."""
+    _, low, high = evaluate.bootstrap_interval(diffs, 400_000, seed=12345)
+    return Interval(low, high, float(np.std(diffs)) / math.sqrt(len(diffs)) / 8 + 1e-9)
+
+
+def same_interval(got: Any, expected: Interval) -> bool:
+    low, high = (float(x) for x in got)
+    if expected.tolerance < 0:  # one resample: one mean, between the extremes
+        return low == high and expected.low - 1e-12 <= low <= expected.high + 1e-12
+    return abs(low - expected.low) <= expected.tolerance and abs(high - expected.high) <= expected.tolerance
 
 
 def reference_p_value(a: Mapping[str, float], b: Mapping[str, float], *rest: Any,
@@ -197,28 +116,24 @@ def reference_p_value(a: Mapping[str, float], b: Mapping[str, float], *rest: Any
     """The reference for one case (remembered: each trial of the check asks again). With one
     resample of twenty wins out of twenty, that resample is (almost surely, 1 - 2**-19) less
     extreme than the observation: (0 + 1) / (1 + 1)."""
-    if rest and rest[0] == 1:
-        _differences(a, b)
-        return PValue(0.5, 1e-12)
-    return _reference_p_value(_key(a), _key(b))
+    diffs = _differences(a, b)
+    return PValue(0.5, 1e-12) if rest and rest[0] == 1 else _p_value(diffs)
 
 
 @cache
-def _reference_p_value(a_items: tuple, b_items: tuple) -> PValue:
-    """The two-sided sign-flip p-value: exact (every sign pattern, as
-    ``scipy.stats.permutation_test`` does when they are few) up to 16 non-zero differences,
-    else from 400,000 resamples; the tolerance is 5 Monte Carlo standard errors of an
-    estimate from 10,000 resamples, plus the 1 / 10,001 an estimate adds by counting the
-    observed assignment."""
-
-    a, b = dict(a_items), dict(b_items)
-    if set(a) != set(b):
-        raise ValueError("a paired comparison needs the same questions on both sides.")
-    diffs = [a[q] - b[q] for q in sorted(a)]
-    if sum(d != 0 for d in diffs) <= 16:
-        p = _exact_p(diffs)
+def _p_value(diffs: tuple[float, ...]) -> PValue:
+    """The two-sided sign-flip p-value: exact (every sign pattern of the non-zero differences,
+    in exact integer sums, as ``scipy.stats.permutation_test`` does when they are few) up to
+    16 non-zero differences, else from 400,000 resamples; the tolerance is 5 Monte Carlo
+    standard errors of an estimate from 10,000 resamples, plus the 1 / 10,001 an estimate adds
+    by counting the observed assignment."""
+    units = np.array([round(d * 1e12) for d in diffs if d != 0], dtype=np.int64)
+    if len(units) <= 16:
+        signs = np.array(list(itertools.product((-1, 1), repeat=len(units))), dtype=np.int64)
+        p = float((np.abs(signs.reshape(-1, len(units)) @ units) >= abs(units.sum())).mean())
     else:
-        p = evaluate.randomization_p_value(a, b, 400_000, seed=12345)
+        p = evaluate.randomization_p_value(dict(enumerate(diffs)), dict.fromkeys(range(len(diffs)), 0.0),
+                                           400_000, seed=12345)
     return PValue(p, 5 * math.sqrt(max(p, 1e-4) * (1 - p) / 10_000) + 1 / 10_001)
 
 
@@ -227,31 +142,63 @@ def same_p_value(got: Any, expected: PValue) -> bool:
     return 0 < got <= 1 and abs(got - expected.p) <= expected.tolerance
 
 
+def _pairs(diffs: Sequence[float], rng: random.Random, base: float = 0.4) -> tuple[dict, dict]:
+    """Per-question scores a and b with these differences, b's keys in another order."""
+    ids = [f"q{i:03d}" for i in range(len(diffs))]
+    b_values = [min(1.0, max(0.0, base + rng.uniform(-0.3, 0.3))) for _ in ids]
+    a = {q: bv + d for q, bv, d in zip(ids, b_values, diffs, strict=True)}
+    order = list(ids)
+    rng.shuffle(order)
+    return a, {q: b_values[ids.index(q)] for q in order}
+
+
+#: Questions that differ: each side has one the other lacks, b has one more, a has one more
+#: (reading a missing score as None raises TypeError only in the first).
+_DIFFERENT_QUESTIONS = [({"q1": 1.0, "q2": 0.0}, {"q1": 0.0, "q3": 0.0}),
+                       ({"q1": 1.0, "q2": 0.0}, {"q1": 0.0, "q2": 0.5, "q3": 0.0}),
+                       ({"q1": 1.0, "q2": 0.0, "q3": 0.5}, {"q2": 0.0, "q1": 0.5})]
+
+
+def bootstrap_cases() -> list[tuple[dict, dict]]:
+    """Hit-rate-like (-1, 0, 1), recall-like and continuous differences of 25 to 137
+    questions (few hit-rate questions would put the bounds on a lattice coarser than the
+    tolerance), b's keys in another order than a's; the course's hybrid against MiniLM;
+    two questions that differ alike (an interval of one point); different questions."""
+    rng = random.Random(14)
+    steps = {"hit": [-1.0, 0.0, 0.0, 0.0, 1.0, 1.0], "recall": [-0.5, -1 / 3, 0.0, 0.0, 0.25, 0.5, 1.0]}
+    cases = [_pairs([rng.choice(steps[kind]) if kind in steps else rng.gauss(0.05, 0.3) for _ in range(n)], rng)
+             for n, kind in [(137, "hit"), (60, "recall"), (25, "continuous"), (137, "continuous")]]
+    # skewed and small: one big win among ties, where a normal interval (mean ± 1.96 se) dips
+    # below 0 and the bootstrap's does not; and a few tied, lopsided differences
+    cases.append(_pairs([0.0] * 11 + [1.0], rng))
+    cases.append(_pairs([0.0] * 6 + [0.5, 0.5, 1.0], rng))
+    cases.append((_ndcg10("hybrid (RRF)"), _ndcg10("MiniLM")))
+    cases.append(({"q1": 0.75, "q2": 0.5}, {"q2": 0.25, "q1": 0.5}))
+    cases.append((*cases[1], 1, 3))  # one resample: the function must use `resamples`
+    return cases + _DIFFERENT_QUESTIONS
+
+
 def randomization_cases() -> list[tuple[dict, dict]]:
     """Ties everywhere (-1, 0, 1 differences), a mean below zero, a small steady difference
     between two scores that move together (paired it is clear, unpaired it is not), twenty
     wins out of twenty (a p-value far below 1 / 10,000), nothing to tell apart, the course's
     runs, and different questions."""
     rng = random.Random(41)
-    cases = []
-    for diffs in (
+    cases = [_pairs(diffs, rng) for diffs in (
         [rng.choice([-1.0, 0.0, 1.0, 1.0]) for _ in range(14)],
         [rng.choice([-1.0, -1.0, 0.0, 1.0]) for _ in range(12)],
         [rng.choice([-0.5, 0.0, 0.25, 0.5, 1.0]) for _ in range(10)],
         [1.0] * 20,
         [0.25, -0.25] * 6,
         [0.0] * 9 + [1.0, 1.0],  # skewed and small: a t-test's p differs from the flips'
-    ):
-        cases.append(_pairs(diffs, rng))
+    )]
     ids = [f"q{i}" for i in range(30)]
     level = {q: rng.uniform(0.1, 0.8) for q in ids}
-    a = {q: level[q] + 0.04 + rng.gauss(0, 0.05) for q in ids}
-    cases.append((a, {q: level[q] for q in reversed(ids)}))
+    cases.append(({q: level[q] + 0.04 + rng.gauss(0, 0.05) for q in ids}, {q: level[q] for q in reversed(ids)}))
     cases.append((_ndcg10("MiniLM + MMR"), _ndcg10("MiniLM")))
     cases.append((_ndcg10("hybrid (RRF)"), _ndcg10("MiniLM")))
     cases.append((*cases[3], 1, 7))  # twenty wins, one resample: the function must use it
-    cases += _different_questions()
-    return cases
+    return cases + _DIFFERENT_QUESTIONS
 
 
 # ----------------------------------------------------------------- Exercise 4: apply
@@ -265,13 +212,12 @@ def _words(text: str) -> list[str]:
 def question_problems(mine: Any) -> str | None:
     """What is wrong with three questions a learner wrote, or None.
 
-    The file's own checks (``check_questions`` with the course's styles: a span inside a
-    topic, ``unanswerable`` exactly when there is no span), then: three questions, two or
-    more answerable, each a question of at least three words not already in the shipped file
-    nor asked twice, each span landing on a passage of the corpus; and the course's MiniLM
-    retriever runs on them and they are scored like the shipped ones.
+    The file's own checks (``check_questions`` with the course's styles), then: three
+    questions, two or more answerable, each a question of at least three words, mostly words
+    of the corpus, not already in the shipped file nor asked twice, each span landing on a
+    passage; and the course's MiniLM retriever runs on them and they are scored like the
+    shipped ones.
     """
-
     try:
         evaluate.check_questions(mine, "your questions", styles=evaluate.STYLES)
     except evaluate.QuestionFileError as error:
@@ -281,28 +227,26 @@ def question_problems(mine: Any) -> str | None:
     shipped = [frozenset(_words(q["question"])) for q in evaluate.load_questions()]
     seen: set[str] = set()
     for q in mine:
-        words = " ".join(_words(q["question"]))
-        if len(set(words.split())) < 3:
+        words = _words(q["question"])
+        if len(set(words)) < 3:
             return f"{q['id']!r}: {q['question']!r} is not a question a user would ask " \
                    "(three different words at least)"
-        known = sum(w in _vocabulary() for w in words.split())
-        if 2 * known < len(words.split()):  # the shipped questions: 55 % at the least
+        if 2 * sum(w in _vocabulary() for w in words) < len(words):  # the shipped: 55 % at least
             return f"{q['id']!r}: most of its words are nowhere in the Python reference: " \
                    "write a question a user might ask about Python"
-        if any(_near(set(words.split()), other) for other in shipped):
+        if any(_near(set(words), other) for other in shipped):
             return f"{q['id']!r}: write questions of your own, this one is in the shipped file"
-        if words in seen:
+        if " ".join(words) in seen:
             return f"{q['id']!r} asks the same as another of your questions"
-        seen.add(words)
-    chunks = evaluate.corpus()[0]
-    labels = evaluate.judgments(mine, chunks)
+        seen.add(" ".join(words))
+    labels = evaluate.judgments(mine, evaluate.corpus()[0])
     for q in mine:
         if q["relevant"] and not labels[q["id"]]:
             return f"{q['id']!r}: its spans land on no passage of the corpus (only on spaces " \
                    "between passages?)"
-    scored = _score_mine(mine, labels)
-    if scored is not None:
-        return scored
+    run = {q["id"]: _minilm()(q["question"]) for q in mine}
+    if len(evaluate.per_question(ndcg_at_k, run, labels, k=10)) != sum(bool(q["relevant"]) for q in mine):
+        return "some answerable question could not be scored"
     return None
 
 
@@ -315,27 +259,12 @@ def _near(mine: set[str], shipped: frozenset[str]) -> bool:
 @cache
 def _vocabulary() -> frozenset[str]:
     """Every word of the corpus: a question about Python uses mostly these."""
-
     return frozenset(w for chunk in evaluate.corpus()[0] for w in _words(chunk.page_content))
-
-
-def _score_mine(mine: Sequence[Mapping[str, Any]], labels: Mapping[str, Any]) -> str | None:
-    """Rank the questions with the course's MiniLM and score them: an answerable question the
-    metrics cannot score (no judged passage) is a problem; the scores themselves are not."""
-
-    retriever = _minilm()
-    run = {q["id"]: retriever(q["question"]) for q in mine}
-    values = evaluate.per_question(ndcg_at_k, run, labels, k=10)
-    if len(values) != sum(bool(q["relevant"]) for q in mine):
-        return "some answerable question could not be scored"
-    return None
 
 
 @cache
 def _minilm() -> Callable[[str], list[str]]:
-
     return evaluate.standard_retrievers()["MiniLM"]
-
 
 
 #: What each exercise's answer may use (checks/allow.py reads its cell before it runs).
