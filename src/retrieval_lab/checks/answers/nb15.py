@@ -11,6 +11,7 @@ import numpy as np
 from scipy.stats import rankdata
 
 from retrieval_lab.checks.allow import Allow
+from retrieval_lab.checks.answers import fresh_seed, same_numbers
 from retrieval_lab.evaluation import evaluate, rerank
 
 # ----------------------------------------------------------------- Exercise 1: predict
@@ -26,39 +27,30 @@ def what_the_reranker_returns() -> dict[str, list[str]]:
     from langchain_classic.retrievers.document_compressors import CrossEncoderReranker
     from langchain_core.cross_encoders import BaseCrossEncoder
     from langchain_core.documents import Document
-    from langchain_core.retrievers import BaseRetriever
+    from langchain_core.runnables import RunnableLambda
 
     class Table(BaseCrossEncoder):
-        def score(self, text_pairs: list[tuple[str, str]]) -> list[float]:
-            return [TABLE[p] for _, p in text_pairs]
+        """The table's scores, for the first ``upto`` pairs only when it is given; called with
+        no pairs (an empty first stage), it fails."""
 
-    class FirstTwo(BaseCrossEncoder):
-        def score(self, text_pairs: list[tuple[str, str]]) -> list[float]:
-            return [TABLE[p] for _, p in text_pairs[:2]]
+        def __init__(self, upto: int | None = None) -> None:
+            self.upto = upto
 
-    class Raises(BaseCrossEncoder):
         def score(self, text_pairs: list[tuple[str, str]]) -> list[float]:
-            raise RuntimeError("the model was called")
-
-    class Nothing(BaseRetriever):
-        def _get_relevant_documents(self, query: str, *, run_manager: Any) -> list[Document]:
-            return []
+            if not text_pairs:
+                raise RuntimeError("the model was called with nothing to score")
+            return [TABLE[p] for _, p in text_pairs[: self.upto]]
 
     docs = [Document(text, id=text) for text in ORDER]
 
-    def ids(model: BaseCrossEncoder, top_n: int) -> list[str]:
-        reranker = CrossEncoderReranker(model=model, top_n=top_n)
+    def ids(top_n: int, upto: int | None = None) -> list[str]:
+        reranker = CrossEncoderReranker(model=Table(upto), top_n=top_n)
         return [d.id for d in reranker.compress_documents(docs, "which letter?")]
 
-    empty = ContextualCompressionRetriever(
-        base_compressor=CrossEncoderReranker(model=Raises(), top_n=3), base_retriever=Nothing()
-    )
-    return {
-        "top2": ids(Table(), 2),
-        "minus1": ids(Table(), -1),
-        "short": ids(FirstTwo(), 3),
-        "empty": [d.id for d in empty.invoke("which letter?")],
-    }
+    empty = ContextualCompressionRetriever(base_compressor=CrossEncoderReranker(model=Table(), top_n=3),
+                                           base_retriever=RunnableLambda(lambda _: []))
+    return {"top2": ids(2), "minus1": ids(-1), "short": ids(3, upto=2),
+            "empty": [d.id for d in empty.invoke("which letter?")]}
 
 
 # ----------------------------------------------------------------- Exercise 2: debug
@@ -66,25 +58,14 @@ def what_the_reranker_returns() -> dict[str, list[str]]:
 
 def reference_gradient(w: Any, x: Any, y: Any, l2: float) -> tuple[float, np.ndarray]:
     """The course's loss and gradient (``rerank.log_loss_gradient``)."""
-
-    loss, gradient = rerank.log_loss_gradient(
-        np.array(w, dtype=float), np.array(x, dtype=float), np.array(y, dtype=float), l2
-    )
+    loss, gradient = rerank.log_loss_gradient(*(np.array(v, dtype=float) for v in (w, x, y)), l2)
     return float(loss), np.asarray(gradient)
 
 
 def gradient_cases(seed: int | None = None) -> list[tuple[Any, ...]]:
-    """Random weights, features (column 0 the constant 1), labels and penalties: a non-zero
-    intercept always, labels all 0 or all 1 sometimes, sizes from 1 to 60 rows.
-
-    Drawn afresh at every check (a seed from the operating system unless one is given), so a
-    table of answers made in advance holds none of them.
-    """
-    if seed is None:
-        import secrets
-
-        seed = secrets.randbits(64)
-    rng = np.random.default_rng(seed)
+    """Random weights, features (column 0 the constant 1), labels and penalties (``fresh_seed``):
+    a non-zero intercept always, labels all 0 or all 1 sometimes, sizes from 1 to 60 rows."""
+    rng = np.random.default_rng(fresh_seed(seed))
     cases = []
     shapes = [(1, 2), (2, 3), (7, 2), (25, 4), (60, 6), (13, 5), (40, 3), (5, 7)]
     penalties = [0.0, 0.01, 0.5, 1e-3, 2.0, 0.1, 0.0, 0.3]
@@ -92,31 +73,16 @@ def gradient_cases(seed: int | None = None) -> list[tuple[Any, ...]]:
         x = np.c_[np.ones(rows), rng.normal(size=(rows, width - 1)) * (1 + n % 3)]
         w = rng.normal(size=width) * 1.5
         w[0] = 0.5 + rng.random()  # an intercept the penalty must leave alone
-        if n == 3:
-            y = np.zeros(rows)
-        elif n == 5:
-            y = np.ones(rows)
-        else:
-            y = (rng.random(rows) < 0.4).astype(float)
+        y = np.zeros(rows) if n == 3 else np.ones(rows) if n == 5 else (rng.random(rows) < 0.4).astype(float)
         cases.append((w, x, y, penalties[n]))
     return cases
 
 
 def same_loss_and_gradient(got: Any, expected: tuple[float, np.ndarray]) -> bool:
-    """The loss to 1e-12 (relative) and the gradient element by element."""
-    if not isinstance(got, tuple | list) or len(got) != 2:
-        return False
-    loss, gradient = got
-    try:
-        gradient = np.asarray(gradient, dtype=float)
-        loss = float(loss)
-    except (TypeError, ValueError):
-        return False
-    return (
-        math.isclose(loss, expected[0], rel_tol=1e-12, abs_tol=1e-14)
-        and gradient.shape == expected[1].shape
-        and bool(np.allclose(gradient, expected[1], rtol=1e-10, atol=1e-14))
-    )
+    """The loss to 1e-12 (relative) and the gradient element by element, to 1e-10."""
+    return (isinstance(got, tuple | list) and len(got) == 2
+            and same_numbers(got[0], expected[0], rel=5e-13, absolute=5e-15)
+            and same_numbers(got[1], expected[1], rel=1e-10, absolute=1e-14))
 
 
 # ----------------------------------------------------------------- Exercise 3: apply
@@ -140,45 +106,34 @@ def _number(value: Any) -> float | None:
 
 def _correlation(a: Sequence[float], b: Sequence[float]) -> float:
     a_, b_ = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
-    if a_.std() == 0 or b_.std() == 0:
-        return 0.0
-    return float(np.corrcoef(a_, b_)[0, 1])
+    return 0.0 if a_.std() == 0 or b_.std() == 0 else float(np.corrcoef(a_, b_)[0, 1])
 
 
-def _explained(values: Sequence[float], six: Sequence[Sequence[float]]) -> float:
+def _explained(values: Sequence[float], six: np.ndarray) -> float:
     """R squared of the least-squares fit of ``values`` on the six features and a constant:
     a weighted sum of features the learned reranker has adds nothing it could not learn."""
     v = np.asarray(values, dtype=float)
     if v.std() == 0:
         return 0.0
-    design = np.c_[np.ones(len(v)), np.asarray(six, dtype=float)]
+    design = np.c_[np.ones(len(v)), six]
     weights, *_ = np.linalg.lstsq(design, v, rcond=None)
     return float(1 - ((v - design @ weights) ** 2).sum() / ((v - v.mean()) ** 2).sum())
 
 
-def _auc(scores: Sequence[float], labels: Sequence[float]) -> float:
+def _auc(scores: Sequence[float], labels: Sequence[bool]) -> float:
     """The chance that a relevant candidate outscores an irrelevant one (ties count half)."""
-    pos = [s for s, y in zip(scores, labels, strict=True) if y]
-    neg = [s for s, y in zip(scores, labels, strict=True) if not y]
-    wins = sum((p > n) + 0.5 * (p == n) for p in pos for n in neg)
-    return wins / (len(pos) * len(neg)) if pos and neg else 0.5
-
-
-def _pairs(per_question: int = 10) -> list[tuple[str, str]]:
-
-    stage = rerank.first_stage()
-    return [
-        (q, stage.by_id[i].page_content)
-        for q in UNSEEN_QUESTIONS for i in stage.ranking(q)[:per_question]
-    ]
+    relevant, n = np.asarray(labels, dtype=bool), int(sum(labels))
+    if n in (0, len(relevant)):
+        return 0.5
+    return float((rankdata(scores)[relevant].sum() - n * (n + 1) / 2) / (n * (len(relevant) - n)))
 
 
 def feature_problems(feature: Callable[[str, str], Any]) -> str | None:
     """What is wrong with a seventh feature, or None: a finite number for every candidate of
     unseen questions, the same twice, varying between passages, no copy of the six, and not
     a reader of the judgments."""
-
-    pairs = _pairs()
+    stage = rerank.first_stage()
+    pairs = [(q, stage.by_id[i].page_content) for q in UNSEEN_QUESTIONS for i in stage.ranking(q)[:10]]
     values = []
     for question, passage in pairs:
         raw = feature(question, passage)
@@ -187,8 +142,7 @@ def feature_problems(feature: Callable[[str, str], Any]) -> str | None:
             return (f"for the question {question!r} it returned {raw!r:.40}: a feature must "
                     "be a finite number (int or float)")
         values.append(value)
-    question, passage = pairs[len(pairs) // 2]
-    if _number(feature(question, passage)) != values[len(pairs) // 2]:
+    if _number(feature(*pairs[len(pairs) // 2])) != values[len(pairs) // 2]:
         return "it gave two different values for the same pair: a feature must be repeatable"
     by_question: dict[str, set[float]] = {}
     for (q, _), value in zip(pairs, values, strict=True):
@@ -196,11 +150,10 @@ def feature_problems(feature: Callable[[str, str], Any]) -> str | None:
     if all(len(seen) == 1 for seen in by_question.values()):
         return ("it gives every passage of a question the same value, so it cannot tell "
                 "candidates apart")
-    six = [rerank.features(q, p) for q, p in pairs]
+    six = np.array([rerank.features(q, p) for q, p in pairs], dtype=float)
     for column, name in enumerate(rerank.FEATURES):
-        if abs(_correlation(values, [row[column] for row in six])) > 0.98 or abs(
-            _correlation(rankdata(values), rankdata([row[column] for row in six]))
-        ) > 0.98:
+        if max(abs(_correlation(values, six[:, column])),
+               abs(_correlation(rankdata(values), rankdata(six[:, column])))) > 0.98:
             return f"it is the feature {name!r} again (or a rescaling of it)"
     explained = _explained(values, six)
     if explained > 0.98**2:
@@ -208,20 +161,17 @@ def feature_problems(feature: Callable[[str, str], Any]) -> str | None:
                 "learned reranker, a weighted sum, already has it")
     questions = evaluate.load_questions()[:40]
     qrels = evaluate.judgments(questions, evaluate.corpus()[0])
-    stage = rerank.first_stage()
     scores, labels = [], []
-    for q in questions:
-        if qrels[q["id"]]:
-            for doc_id in stage.ranking(q["question"])[:20]:
-                scores.append(_number(feature(q["question"], stage.by_id[doc_id].page_content)))
-                labels.append(qrels[q["id"]].get(doc_id, 0) >= 1)
+    for q in (q for q in questions if qrels[q["id"]]):
+        for doc_id in stage.ranking(q["question"])[:20]:
+            scores.append(_number(feature(q["question"], stage.by_id[doc_id].page_content)))
+            labels.append(qrels[q["id"]].get(doc_id, 0) >= 1)
     if any(s is None for s in scores):
         return "on a shipped question it did not return a number"
     if max(_auc(scores, labels), 1 - _auc(scores, labels)) > 0.97:
         return ("it separates relevant from irrelevant passages almost perfectly on the "
                 "shipped questions and not on new ones: does it read the judgments?")
     return None
-
 
 
 #: What each exercise's answer may use (checks/allow.py reads its cell before it runs).
