@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from retrieval_lab.checks.allow import Allow
+from retrieval_lab.checks.answers import fresh_seed
 from retrieval_lab.scratch.approximate_search import HNSW
 
 # ----------------------------------------------------------------- Exercise 1: predict
@@ -21,51 +22,37 @@ WALK_QUERIES = ((0.5, 3.5), (5.0, 0.5))
 
 
 def _lifted(xy: tuple[float, float]) -> np.ndarray:
-    x, y = xy
-    v = np.array([x - 2.5, y - 2.5, 40.0])
+    v = np.array([xy[0] - 2.5, xy[1] - 2.5, 40.0])
     return v / np.linalg.norm(v)
 
 
 def toy_layers() -> tuple[str, list[list[tuple[str, str]]]]:
     """The toy graph as the scratch HNSW builds it: the entry point and each layer's edges."""
-
     names = list(TOY)
     toy = HNSW(M=3, ef_construction=8, seed=0)
     toy.add(np.stack([_lifted(xy) for xy in TOY.values()]))
-    layers = [
-        sorted((names[a], names[b]) for a, near in layer.items() for b in near if a < b)
-        for layer in toy.links
-    ]
+    layers = [sorted((names[a], names[b]) for a, near in layer.items() for b in near if a < b)
+              for layer in toy.links]
     return names[toy.entry], layers
 
 
-def _walk(layers: list, entry: str, query: tuple) -> tuple[list, list]:
-    """The greedy walk down the layers: the steps (layer, node) and the nodes scored."""
-    def distance(node: str) -> float:
-        return math.dist(TOY[node], query)
-
-    here, steps, visited = entry, [], [entry]
-    for level in range(len(layers) - 1, -1, -1):
-        steps.append((level, here))
-        while True:
-            near = [b if a == here else a for a, b in layers[level] if here in (a, b)]
-            visited += [node for node in near if node not in visited]
-            best = min(near, key=distance, default=here)
-            if distance(best) >= distance(here):
-                break
-            here = best
-            steps.append((level, here))
-    return steps, visited
-
-
 def toy_walks() -> dict[str, Any]:
-    """Where the walk from the entry point ends for each query, and how many nodes it scores."""
+    """The notebook's greedy walk from the entry point, down the layers, by distance in the
+    plane: where it ends for each query, and how many nodes it scores (each once)."""
     entry, layers = toy_layers()
     seen: dict[str, Any] = {}
-    for point in WALK_QUERIES:
-        steps, visited = _walk(layers, entry, point)
-        seen[f"{point}: where the walk ends"] = steps[-1][1]
-        seen[f"{point}: nodes visited"] = len(visited)
+    for query in WALK_QUERIES:
+        far = {node: math.dist(xy, query) for node, xy in TOY.items()}
+        here, visited = entry, [entry]
+        for level in reversed(range(len(layers))):
+            while True:  # to the closest neighbour on this layer, while it is closer
+                near = [b if a == here else a for a, b in layers[level] if here in (a, b)]
+                visited += [node for node in near if node not in visited]
+                best = min(near, key=far.__getitem__, default=here)
+                if far[best] >= far[here]:
+                    break
+                here = best
+        seen[f"{query}: where the walk ends"], seen[f"{query}: nodes visited"] = here, len(visited)
     return seen
 
 
@@ -76,15 +63,13 @@ def faiss_at_least(query, centroids, lists, rows, nprobe, k=10) -> tuple[list[in
     """The oracle: FAISS's IVF holding the same lists, nprobe raised until they hold k."""
     import faiss
 
-    rows = np.ascontiguousarray(rows, dtype=np.float32)
-    centroids = np.ascontiguousarray(centroids, dtype=np.float32)
-    assigned = np.ascontiguousarray(lists, dtype=np.int64)
-    width = rows.shape[1]
-    quantizer = faiss.IndexFlatIP(width)
+    rows, centroids = (np.ascontiguousarray(m, dtype=np.float32) for m in (rows, centroids))
+    quantizer = faiss.IndexFlatIP(rows.shape[1])
     quantizer.add(centroids)
-    index = faiss.IndexIVFFlat(quantizer, width, len(centroids), faiss.METRIC_INNER_PRODUCT)
+    index = faiss.IndexIVFFlat(quantizer, rows.shape[1], len(centroids), faiss.METRIC_INNER_PRODUCT)
     # each row into the list the case names (an empty list is one no row is put in)
-    index.add_core(len(rows), faiss.swig_ptr(rows), None, faiss.swig_ptr(assigned))
+    index.add_core(len(rows), faiss.swig_ptr(rows), None,
+                   faiss.swig_ptr(np.ascontiguousarray(lists, dtype=np.int64)))
     held = [index.invlists.list_size(j) for j in range(index.nlist)]
     one = np.asarray(query, dtype=np.float32)[None]
     _, order = quantizer.search(one, index.nlist)  # every list, best centroid first
@@ -92,8 +77,7 @@ def faiss_at_least(query, centroids, lists, rows, nprobe, k=10) -> tuple[list[in
     index.nprobe = max(nprobe, 1 + int(np.argmax(reached >= min(k, reached[-1]))))
     faiss.cvar.indexIVF_stats.reset()
     _, found = index.search(one, k)
-    visits = int(faiss.cvar.indexIVF_stats.ndis) + index.nlist
-    return [int(i) for i in found[0] if i >= 0], visits
+    return [int(i) for i in found[0] if i >= 0], int(faiss.cvar.indexIVF_stats.ndis) + index.nlist
 
 
 def same_answer(mine: Any, expected: tuple[list[int], int]) -> bool:
@@ -111,16 +95,10 @@ def _apart(scores: np.ndarray, gap: float = 1e-5) -> bool:
 
 
 def at_least_cases(seed: int | None = None, drawn: int = 36) -> list[tuple]:
-    """Small random collections: lists short and long, k above n, nprobe from 1 to nlist, in
-    every third case the query's best lists emptied (their rows moved to another list), and
-    up to three cases with k left to its default. Drawn afresh at every check (a seed from the
-    operating system unless one is given), so a table of answers made in advance with this
-    oracle holds none of them."""
-    if seed is None:
-        import secrets
-
-        seed = secrets.randbits(64)
-    rng = np.random.default_rng(seed)
+    """Small random collections (``fresh_seed``): lists short and long, k above n, nprobe from 1
+    to nlist, in every third case the query's best lists emptied (their rows moved to another
+    list), and up to three cases with k left to its default."""
+    rng = np.random.default_rng(fresh_seed(seed))
     cases = []
     for number in range(drawn):
         while True:  # no near-tie, which float32 rounding in FAISS could order either way
@@ -134,22 +112,14 @@ def at_least_cases(seed: int | None = None, drawn: int = 36) -> list[tuple]:
         lists = np.argmax(rows @ centroids.T, axis=1)
         if number % 3 == 0:  # empty the best one or two lists for this query
             ranked = np.argsort(-(centroids @ query))
-            emptied = ranked[: 1 + number % 2]
-            lists[np.isin(lists, emptied)] = ranked[-1]
+            lists[np.isin(lists, ranked[: 1 + number % 2])] = ranked[-1]
         nprobe = 1 if number % 3 == 0 else int(rng.integers(1, nlist + 1))
         k = int(rng.integers(1, n + 4)) if number % 2 else int(rng.integers(1, 4))
         cases.append((query, centroids, lists, rows, nprobe, k))
-    for case in cases[:]:
-        if len(case[3]) > 20 and sum(len(c) == 5 for c in cases) < 3:
-            cases.append(case[:5])  # k left to its default, 10
-    return cases
+    return cases + [case[:5] for case in cases if len(case[3]) > 20][:3]  # k left to its default, 10
 
 
 #: What each exercise's answer may use (checks/allow.py reads its cell before it runs).
 ALLOWED = {
-    "Exercise 2": Allow(
-        answer="ivf_search_at_least",
-        modules=["numpy", "math"],
-        refuse=["search", "range_search"],
-    ),
+    "Exercise 2": Allow(answer="ivf_search_at_least", modules=["numpy", "math"], refuse=["search", "range_search"]),
 }
