@@ -10,6 +10,7 @@ import warnings
 from collections.abc import Callable, Sequence
 from functools import cache
 from typing import Any
+from unittest import mock
 
 from retrieval_lab.checks.allow import Allow
 from retrieval_lab.data.corpus import PETS_AND_CODE
@@ -23,40 +24,33 @@ def _point_id(name: str) -> str:
     return str(uuid.uuid5(uuid.NAMESPACE_URL, f"retrieval-lab/{name}"))
 
 
-def ids() -> dict[str, Any]:
-    """The notebook's IDS: the eight values the exercise asks about."""
-    a_uuid = _point_id("d1")
-    return {"A": "d1", "B": "7", "C": 7, "D": a_uuid, "E": a_uuid.upper(),
-            "F": a_uuid.replace("-", ""), "G": -1, "H": 7.0}
-
-
-def _fresh_store(name: str = "ids", size: int = 4) -> Any:
+def _fresh_store(name: str = "ids") -> Any:
     from langchain_qdrant import QdrantVectorStore
     from qdrant_client import QdrantClient, models
 
-
     client = QdrantClient(":memory:")
-    client.create_collection(
-        name, vectors_config=models.VectorParams(size=size, distance=models.Distance.COSINE)
-    )
+    client.create_collection(name, vectors_config=models.VectorParams(size=4, distance=models.Distance.COSINE))
     return QdrantVectorStore(client=client, collection_name=name, embedding=BagOfWords())
 
 
-def what_happens(value: Any) -> str:
-    """Add a document with this id to a fresh collection: refused, same or changed?"""
+def what_qdrant_does_with_ids() -> dict[str, str]:
+    """Add a document with each of the table's ids to a fresh collection: refused, or does the
+    id come back from a search the same (and of the same type), or changed?"""
     from langchain_core.documents import Document
 
-    store = _fresh_store()
-    try:
-        store.add_documents([Document("cat")], ids=[value])
-    except Exception:  # Qdrant's ValueError, or pydantic's ValidationError
-        return "refused"
-    back = store.similarity_search("cat", k=1)[0].metadata["_id"]
-    return "same" if back == value and type(back) is type(value) else "changed"
+    def what_happens(value: Any) -> str:
+        store = _fresh_store()
+        try:
+            store.add_documents([Document("cat")], ids=[value])
+        except Exception:  # Qdrant's ValueError, or pydantic's ValidationError
+            return "refused"
+        back = store.similarity_search("cat", k=1)[0].metadata["_id"]
+        return "same" if back == value and type(back) is type(value) else "changed"
 
-
-def what_qdrant_does_with_ids() -> dict[str, str]:
-    return {name: what_happens(value) for name, value in ids().items()}
+    a_uuid = _point_id("d1")
+    ids = {"A": "d1", "B": "7", "C": 7, "D": a_uuid, "E": a_uuid.upper(),
+           "F": a_uuid.replace("-", ""), "G": -1, "H": 7.0}
+    return {name: what_happens(value) for name, value in ids.items()}
 
 
 # ----------------------------------------------------------------- Exercise 2: with_ids
@@ -70,27 +64,19 @@ _EXTRA = (
 )
 
 
-def _documents(make_id: Callable[[Any], Any]) -> list[Any]:
-    from langchain_core.documents import Document
-
-
-    rows = [*PETS_AND_CODE, *_EXTRA]
-    return [Document(text, metadata={**meta, "name": str(i)}, id=make_id(i))
-            for i, text, meta in rows]
-
-
 @cache
 def _stores() -> tuple[Any, Any]:
-    """A Qdrant collection and a real InMemoryVectorStore holding the same documents and ids."""
+    """A Qdrant collection and a real InMemoryVectorStore holding the same documents and ids
+    (an integer id is a string in a Document)."""
+    from langchain_core.documents import Document
     from langchain_core.vectorstores import InMemoryVectorStore
 
-
-    qdrant = _fresh_store("with_ids")
-    point_ids = [i if isinstance(i, int) else _point_id(i)
-                 for i, _, _ in (*PETS_AND_CODE, *_EXTRA)]
-    qdrant.add_documents(_documents(lambda i: None), ids=point_ids)
-    memory = InMemoryVectorStore(BagOfWords())
-    memory.add_documents(_documents(lambda i: str(i) if isinstance(i, int) else _point_id(i)))
+    rows = [*PETS_AND_CODE, *_EXTRA]
+    point_ids = [i if isinstance(i, int) else _point_id(i) for i, _, _ in rows]
+    docs = [Document(text, metadata={**meta, "name": str(i)}) for i, text, meta in rows]
+    qdrant, memory = _fresh_store("with_ids"), InMemoryVectorStore(BagOfWords())
+    qdrant.add_documents(docs, ids=point_ids)
+    memory.add_documents(docs, ids=[str(i) for i in point_ids])
     return qdrant, memory
 
 
@@ -138,8 +124,7 @@ def threshold_cases(corpus: Any) -> list[tuple[str, float]]:
     rng = random.Random(random.SystemRandom().randrange(2**64))
     cases = [("cat", 0.8), ("python kernel", 0.9), ("dog", 0.75), ("cat", 0.5)]
     for query in ("cat dog", "kernel", "python", "the python kernel"):
-        scored = corpus.similarity_search_with_score(query, k=6)
-        exact = sorted({(score + 1) / 2 for _, score in scored})
+        exact = sorted({(score + 1) / 2 for _, score in corpus.similarity_search_with_score(query, k=6)})
         if exact:  # an empty store (a cell above failed): the oracle says so, kindly
             cases.append((query, exact[len(exact) // 2]))
         cases.append((query, round(rng.uniform(0.45, 0.95), 3)))
@@ -147,24 +132,19 @@ def threshold_cases(corpus: Any) -> list[tuple[str, float]]:
 
 
 def retriever_keeps(corpus: Any) -> Callable[[str, float], list[str]]:
+    """The oracle: the names the real threshold retriever (k=6) over ``corpus`` keeps."""
+
     def keeps(query: str, threshold: float) -> list[str]:
         if not corpus.similarity_search_with_score(query, k=1):
             raise NameError("the store `corpus` holds no documents")  # "run the cells above"
-        retriever = corpus.as_retriever(
-            search_type="similarity_score_threshold",
-            search_kwargs={"score_threshold": threshold, "k": 6},
-        )
+        retriever = corpus.as_retriever(search_type="similarity_score_threshold",
+                                        search_kwargs={"score_threshold": threshold, "k": 6})
         # A relevance a hair above 1 warns (see the deep dives), and a threshold that keeps
         # nothing is logged ("No relevant docs were retrieved ..."): the thresholds are drawn
         # afresh at each check, so either would make the check cell's output vary. Silenced.
-        before = logging.root.manager.disable
-        logging.disable(logging.WARNING)
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                return sorted(d.metadata["name"] for d in retriever.invoke(query))
-        finally:
-            logging.disable(before)
+        with warnings.catch_warnings(action="ignore"), mock.patch.object(
+                logging.getLogger("langchain_core.vectorstores.base"), "disabled", True):
+            return sorted(d.metadata["name"] for d in retriever.invoke(query))
 
     return keeps
 
@@ -179,8 +159,7 @@ def with_scores_only(kept: Callable[[str, float], Any], corpus: Any,
         names = getattr(kept, "__globals__", None)
         if names is None:
             return kept(query, threshold)
-        real = names.get("corpus")
-        names["corpus"] = ScoresOnly(answers)
+        real, names["corpus"] = names.get("corpus"), ScoresOnly(answers)
         try:
             return kept(query, threshold)
         finally:
@@ -189,22 +168,13 @@ def with_scores_only(kept: Callable[[str, float], Any], corpus: Any,
     return run
 
 
-
 #: What each exercise's answer may use (checks/allow.py reads its cell before it runs).
 ALLOWED = {
-    "Exercise 2": Allow(
-        answer="with_ids",
-        modules=["copy"],
-        names=["RealDocument", "Document"],
-        refuse=["similarity_search", "similarity_search_with_score", "similarity_search_by_vector",
-                "similarity_search_with_relevance_scores", "max_marginal_relevance_search",
-                "as_retriever", "invoke", "get_by_ids"],
-    ),
-    "Exercise 3": Allow(
-        answer="kept",
-        modules=["math"],
-        names=["corpus"],
-        refuse=["similarity_search_with_relevance_scores", "as_retriever", "invoke", "query_points",
-                "query", "search", "scroll", "retrieve"],
-    ),
+    "Exercise 2": Allow(answer="with_ids", modules=["copy"], names=["RealDocument", "Document"],
+                        refuse=["similarity_search", "similarity_search_with_score", "similarity_search_by_vector",
+                                "similarity_search_with_relevance_scores", "max_marginal_relevance_search",
+                                "as_retriever", "invoke", "get_by_ids"]),
+    "Exercise 3": Allow(answer="kept", modules=["math"], names=["corpus"],
+                        refuse=["similarity_search_with_relevance_scores", "as_retriever", "invoke", "query_points",
+                                "query", "search", "scroll", "retrieve"]),
 }
