@@ -8,43 +8,37 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from langchain_core.document_loaders import BaseLoader
+from langchain_core.documents import Document as RealDocument
+from langchain_text_splitters import CharacterTextSplitter, RecursiveCharacterTextSplitter
+
 from retrieval_lab.checks.allow import Allow
 from retrieval_lab.data.corpus import course_data
 from retrieval_lab.scratch.document import Document
 
 
 def _text_files() -> list[Path]:
-    data = course_data()
-    return sorted(data.glob("*.md")) + sorted(data.glob("*.txt"))
+    return sorted(course_data().glob("*.md")) + sorted(course_data().glob("*.txt"))
 
 
-def _counting_loader_class() -> type:
+class _CountingLoader(BaseLoader):
     """The notebook's RealTextFileLoader: one real Document per file, counting the reads."""
-    from langchain_core.document_loaders import BaseLoader
-    from langchain_core.documents import Document
 
-    class CountingLoader(BaseLoader):
-        def __init__(self, paths: list[Path]) -> None:
-            self.paths = [Path(p) for p in paths]
-            self._files_read = 0
+    def __init__(self, paths: list[Path]) -> None:
+        self.paths, self._files_read = [Path(p) for p in paths], 0
 
-        def lazy_load(self) -> Iterator[Any]:
-            for path in self.paths:
-                text = path.read_text(encoding="utf-8")
-                self._files_read += 1
-                yield Document(text, metadata={"source": path.as_posix()})
-
-    return CountingLoader
+    def lazy_load(self) -> Iterator[Any]:
+        for path in self.paths:
+            text = path.read_text(encoding="utf-8")
+            self._files_read += 1
+            yield RealDocument(text, metadata={"source": path.as_posix()})
 
 
-# ----------------------------------------------------------------- Exercise 1: predict
-
+# Exercise 1 (predict): how many files each line makes the loader read.
 _LINES: dict[str, Callable[[Any], Any]] = {
     "A": lambda loader: loader.lazy_load(),
     "B": lambda loader: next(iter(loader.load())),
-    "C": lambda loader: next(
-        doc for doc in loader.lazy_load() if doc.metadata["source"].endswith(".txt")
-    ),
+    "C": lambda loader: next(doc for doc in loader.lazy_load() if doc.metadata["source"].endswith(".txt")),
     "D": lambda loader: list(zip(loader.lazy_load(), "ab", strict=False)),
     "E": lambda loader: list(zip("ab", loader.lazy_load(), strict=False)),
 }
@@ -52,21 +46,16 @@ _LINES: dict[str, Callable[[Any], Any]] = {
 
 def files_read() -> dict[str, int]:
     """Run each line on a fresh loader over the four text files; count the files it read."""
-    loader_class, paths = _counting_loader_class(), _text_files()
     counts = {}
     for line, run in _LINES.items():
-        loader = loader_class(paths)
-        run(loader)
+        run(loader := _CountingLoader(_text_files()))
         counts[line] = loader._files_read
     return counts
 
 
-# ----------------------------------------------------------------- Exercise 2: debug
-
-
+# Exercise 2 (debug): the same Documents as log_lines, one line read per Document.
 def log_lines(stream: Any, source: str) -> Iterator[Any]:
     """The colleague's generator: right Documents, but it reads the whole stream first."""
-
     lines = stream.read().splitlines()
     for number, line in enumerate(lines, start=1):
         if line.strip():
@@ -102,23 +91,15 @@ def _CountingStream(text: str) -> Any:  # noqa: N802 - it makes a stream, like a
     return CountingStream()
 
 
-#: Every line boundary str.splitlines knows, and the blanks it may leave.
-_BOUNDARIES = ["\n", "\r\n", "\r", "\f", "\v", "\x1c", "\x1d", "\x1e", "\x85", "\u2028",
-               "\u2029"]
-_WORDS = ["GET /", "POST /cats", " b ", "a", "  ", "\t", "ok", "x y"]
-
-
-def _streams(seed: int = 2, count: int = 40) -> list[str]:
-    fixed = ["one\n\ntwo\n", "  \nlast line, no newline", "", "a\n \n\n b \nc\n",
-             "GET /\r\nGET /cats\r\n", "page 1\fpage 2\n", "first\u2028second\nthird",
-             "old\rmac\rlines", "\r\n\r\n", "tab\there\n\x85next\n"]
-    rng = random.Random(seed)
-    drawn = [
-        "".join(rng.choice(_WORDS) + rng.choice(_BOUNDARIES) for _ in range(rng.randint(1, 6)))
-        + rng.choice(["", "tail"])
-        for _ in range(count)
-    ]
-    return fixed + drawn
+#: Fixed streams, then streams drawn (seed 2) from words and every line boundary
+#: str.splitlines knows, with the blanks they may leave.
+_BOUNDARIES = ["\n", "\r\n", "\r", "\f", "\v", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029"]
+_WORDS, _DRAW = ["GET /", "POST /cats", " b ", "a", "  ", "\t", "ok", "x y"], random.Random(2)
+_STREAMS = ["one\n\ntwo\n", "  \nlast line, no newline", "", "a\n \n\n b \nc\n",
+            "GET /\r\nGET /cats\r\n", "page 1\fpage 2\n", "first\u2028second\nthird",
+            "old\rmac\rlines", "\r\n\r\n", "tab\there\n\x85next\n"] + [
+    "".join(_DRAW.choice(_WORDS) + _DRAW.choice(_BOUNDARIES) for _ in range(_DRAW.randint(1, 6)))
+    + _DRAW.choice(["", "tail"]) for _ in range(40)]
 
 
 def _fields(documents: Any) -> list[tuple[str, dict]]:
@@ -127,61 +108,38 @@ def _fields(documents: Any) -> list[tuple[str, dict]]:
 
 def line_problems(make: Callable[..., Any]) -> str | None:
     """The same Documents as log_lines on every stream, reading one line per Document."""
-    for text in _streams():
+    for text in _STREAMS:
         got = _fields(make(_CountingStream(text), "log.txt"))
         if got != _fields(log_lines(io.StringIO(text), "log.txt")):
             return f"on the stream {text!r} you gave {got}, not log_lines's Documents"
     for ending in ("\n", "\r\n"):
         text = "".join(f"request {n} served{ending}" for n in range(10_000))
-        log = _CountingStream(text)
-        next(iter(make(log, "big.log")))
+        next(iter(make(log := _CountingStream(text), "big.log")))
         if log.chars_read > 2 * len(f"request 0 served{ending}"):
-            return (
-                f"asked for one Document, it read {log.chars_read:,} of the stream's "
-                f"{len(text):,} characters"
-            )
+            return f"asked for one Document, it read {log.chars_read:,} of the stream's {len(text):,} characters"
     return None
 
 
-# ----------------------------------------------------------------- Exercise 3: extend
-
-
+# Exercise 3 (extend): the chunks of load_and_split, split as the documents come.
 def splitting_problems(split: Callable[..., Any]) -> str | None:
     """The chunks load_and_split gives, in order, and the first one for one file read."""
-    from langchain_text_splitters import CharacterTextSplitter, RecursiveCharacterTextSplitter
-
-    loader_class, paths = _counting_loader_class(), _text_files()
-    data = course_data()
-    chunkers = [
-        CharacterTextSplitter(separator="\n", chunk_size=60, chunk_overlap=0),
-        RecursiveCharacterTextSplitter(chunk_size=45, chunk_overlap=15, add_start_index=True),
-    ]
+    paths, data = _text_files(), course_data()
+    chunkers = [CharacterTextSplitter(separator="\n", chunk_size=60, chunk_overlap=0),
+                RecursiveCharacterTextSplitter(chunk_size=45, chunk_overlap=15, add_start_index=True)]
     for chunker in chunkers:
         for files in (paths, [data / "dogs.txt", data / "cats.txt"], [], paths[::-1]):
-            wanted = _fields(loader_class(files).load_and_split(chunker))
-            got = _fields(split(loader_class(files), chunker))
-            if got != wanted:
+            wanted = _fields(_CountingLoader(files).load_and_split(chunker))
+            if _fields(split(_CountingLoader(files), chunker)) != wanted:
                 return f"on {len(files)} files the chunks differ from load_and_split's"
-    huge = loader_class(sorted(data.glob("*.txt")) * 5_000)
-    next(iter(split(huge, chunkers[0])))
+    next(iter(split(huge := _CountingLoader(sorted(data.glob("*.txt")) * 5_000), chunkers[0])))
     if huge._files_read > 1:
         return f"the first chunk cost {huge._files_read:,} file reads; one holds it"
     return None
 
 
-
 #: What each exercise's answer may use (checks/allow.py reads its cell before it runs).
 ALLOWED = {
-    "Exercise 2": Allow(
-        answer="lazy_lines",
-        modules=["re", "itertools"],
-        names=["Document"],
-        refuse=["read", "readlines", "getvalue", "log_lines"],
-    ),
-    "Exercise 3": Allow(
-        answer="lazy_split",
-        modules=["itertools"],
-        names=[],
-        refuse=["load", "load_and_split"],
-    ),
+    "Exercise 2": Allow(answer="lazy_lines", modules=["re", "itertools"], names=["Document"],
+                        refuse=["read", "readlines", "getvalue", "log_lines"]),
+    "Exercise 3": Allow(answer="lazy_split", modules=["itertools"], refuse=["load", "load_and_split"]),
 }
