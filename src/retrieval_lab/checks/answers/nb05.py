@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import random
-
 import numpy as np
+from langchain_core.vectorstores import InMemoryVectorStore
 
 from retrieval_lab.checks.allow import Allow
+from retrieval_lab.checks.answers import fresh_seed
 from retrieval_lab.models import minilm
 from retrieval_lab.models.embeddings import MiniLM
 
-# ----------------------------------------------------------------- Exercise 1: predict
-
+# Exercise 1 (predict): each round's closest candidate, as MiniLM ranks them.
 ROUNDS = (
     ("The python swallowed a rabbit.", ("Python raised an exception.",
      "A big snake ate a bunny.", "The rabbit swallowed a python.")),
@@ -25,8 +24,6 @@ ROUNDS = (
 
 
 def what_minilm_picks() -> dict[int, str]:
-    """Each round's closest candidate, as MiniLM ranks them."""
-
     model, picks = MiniLM(), {}
     for n, (query, candidates) in enumerate(ROUNDS, start=1):
         q, *cands = np.array(model.embed_documents([query, *candidates]))
@@ -34,8 +31,7 @@ def what_minilm_picks() -> dict[int, str]:
     return picks
 
 
-# ----------------------------------------------------------------- Exercise 2: the mask
-
+# Exercise 2 (debug): attention by head, with padding masked.
 _BATCHES = (
     ["A cat."],
     ["A cat.", "The cat sat on the mat because it was tired."],
@@ -48,22 +44,16 @@ _POOL = (
 )
 
 
-def attention_cases() -> list[tuple[list[str], int]]:
-    """(texts, layer): batches that need padding (and one that does not), drawn here."""
+def attention_problems(attend) -> str | None:
+    """The attempt against minilm.self_attention on every real piece of batches that need
+    padding (and one that does not), at layers 0 and 5, and four drawn with seed 505."""
     cases = [(list(texts), layer) for texts in _BATCHES for layer in (0, 5)]
     rng = np.random.default_rng(505)
     for _ in range(4):
-        size = int(rng.integers(2, 5))
-        texts = [str(t) for t in rng.choice(_POOL, size=size, replace=False)]
+        texts = [str(t) for t in rng.choice(_POOL, size=int(rng.integers(2, 5)), replace=False)]
         cases.append((texts, int(rng.integers(0, 6))))
-    return cases
-
-
-def attention_problems(attend) -> str | None:
-    """The attempt against minilm.self_attention on every real piece of every case."""
-
     w = minilm.load_weights()
-    for texts, layer in attention_cases():
+    for texts, layer in cases:
         batch = minilm.tokenize(texts)
         x = minilm.embed_tokens(batch.ids, w)
         for earlier in range(layer):  # the layer's real input: scores grow large in later layers
@@ -82,8 +72,7 @@ def attention_problems(attend) -> str | None:
     return None
 
 
-# ----------------------------------------------------------------- Exercise 3: the pairs
-
+# Exercise 3 (apply): the mutual nearest neighbours among texts.
 _SIX = (
     "The kitten sleeps on the sofa.", "A young cat naps upon a couch.", "The meal was delicious.",
     "We enjoyed a tasty dinner.", "The kernel is busy.", "The corn kernel popped.",
@@ -100,44 +89,27 @@ _PAIR_POOL = (
 
 def store_pairs(texts: list[str]) -> list[tuple[int, int]]:
     """Each text's nearest other text, as a real store with MiniLM finds it; the mutual ones."""
-    from langchain_core.vectorstores import InMemoryVectorStore
-
-
     store = InMemoryVectorStore(MiniLM())
     store.add_texts(texts, ids=[str(i) for i in range(len(texts))])
-    nearest = {}
-    for i, text in enumerate(texts):
-        hits = store.similarity_search(text, k=2)  # itself, then its nearest
-        nearest[i] = next(int(d.id) for d in hits if d.id != str(i))
+    nearest = {i: next(int(d.id) for d in store.similarity_search(text, k=2) if d.id != str(i))
+               for i, text in enumerate(texts)}  # itself, then its nearest
     return sorted((i, j) for i, j in nearest.items() if i < j and nearest[j] == i)
 
 
 def pair_cases(fresh: bool = True) -> list[tuple[list[str]]]:
-    """The notebook's six sentences, then lists drawn here from texts the learner never sees."""
-    cases = [(list(_SIX),), (["A cat.", "A kitten.", "A stack trace.", "A puppy.", "Crash log"],)]
-    # a seed drawn anew at each check: no table made with the oracle beforehand holds them
-    rng = np.random.default_rng(random.SystemRandom().randrange(2**32) if fresh else 5005)
-    for size in (2, 7, 9):
-        cases.append(([str(t) for t in rng.choice(_PAIR_POOL, size=size, replace=False)],))
-    return cases
-
+    """The notebook's six sentences, then lists drawn here (with a seed drawn anew at each
+    check) from texts the learner never sees."""
+    rng = np.random.default_rng(fresh_seed(None if fresh else 5005))
+    return [(list(_SIX),), (["A cat.", "A kitten.", "A stack trace.", "A puppy.", "Crash log"],)] + [
+        ([str(t) for t in rng.choice(_PAIR_POOL, size=size, replace=False)],) for size in (2, 7, 9)]
 
 
 #: What each exercise's answer may use (checks/allow.py reads its cell before it runs).
 ALLOWED = {
-    "Exercise 2": Allow(
-        answer="attention_by_head",
-        modules=["numpy", "math"],
-        names=["linear"],
-        refuse=["self_attention", "attention_weights", "encoder_layer"],
-    ),
-    "Exercise 3": Allow(
-        answer="paraphrase_pairs",
-        modules=["numpy", "math"],
-        names=["MiniLM"],
-        refuse=["similarity_search", "similarity_search_with_score", "similarity_search_by_vector",
-                "similarity_search_with_relevance_scores", "max_marginal_relevance_search",
-                "as_retriever", "invoke", "get_by_ids", "add_texts", "add_documents",
-                "from_texts"],
-    ),
+    "Exercise 2": Allow(answer="attention_by_head", modules=["numpy", "math"], names=["linear"],
+                        refuse=["self_attention", "attention_weights", "encoder_layer"]),
+    "Exercise 3": Allow(answer="paraphrase_pairs", modules=["numpy", "math"], names=["MiniLM"], refuse=[
+        "similarity_search", "similarity_search_with_score", "similarity_search_by_vector",
+        "similarity_search_with_relevance_scores", "max_marginal_relevance_search", "as_retriever",
+        "invoke", "get_by_ids", "add_texts", "add_documents", "from_texts"]),
 }
