@@ -6,7 +6,8 @@ are tried, each in the notebook's own kernel right after nbval ran its cells
 
 - **hand-written wrong solutions**, one module per notebook in ``tests/exercise_mutants/``, each a
   :class:`Wrong` named for the mistake it makes (the edge inputs the exercise is about, the
-  untouched stub with the harness skipped, an empty subclass). Shortcuts that the allowlist refuses
+  untouched stub with the harness skipped, an empty subclass), most written as an edit of the
+  shipped solution (:meth:`Wrong.edit`: "this line, changed so"). Shortcuts that the allowlist refuses
   before anything runs (the oracle or the real class called, a lookup table of the cases, the
   checks rewritten from the cell) are tried by reading alone, in ``tests/test_shortcuts.py``;
 - **predict probes**, made here from each predict exercise's solution: one key at a time made
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import ast
 import importlib.util
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -29,17 +31,133 @@ STUB = "@@the shipped stub@@"  # a Wrong whose source is the exercise cell as sh
 WRONG_VALUE = "@@a wrong prediction@@"  # equals no real answer
 
 
+class EditError(ValueError):
+    """A wrong solution written as an edit does not fit the text it edits."""
+
+
 @dataclass(frozen=True)
 class Wrong:
     """A wrong solution: it replaces exercise ``exercise``'s stub cell (numbered from 1).
 
-    ``forget`` names are deleted from the kernel first (a harness cell the learner skipped).
+    ``source`` is the whole cell, or :data:`STUB`; or, made with :meth:`edit`, an edit of the
+    exercise's solution (or of the wrong solution named ``like``), resolved by
+    :func:`wrong_solutions`. ``forget`` names are deleted from the kernel first (a harness cell
+    the learner skipped).
     """
 
     exercise: int
     name: str
-    source: str
+    source: str = ""
     forget: tuple[str, ...] = field(default=())
+    replace: tuple[tuple[str, str], ...] = field(default=())
+    hints: bool = True
+    like: str | None = None
+
+    def __post_init__(self) -> None:
+        if bool(self.source) == bool(self.replace):
+            raise ValueError(f"Wrong {self.name!r}: give a source or replacements, not both or neither")
+        if self.like is not None and not self.hints:
+            raise ValueError(f"Wrong {self.name!r}: hints=False edits the solution, not {self.like!r}")
+
+    @classmethod
+    def edit(cls, exercise: int, name: str, *replace: tuple[str, str], hints: bool = True,
+             like: str | None = None, forget: tuple[str, ...] = ()) -> Wrong:
+        """The exercise's solution with each ``(old, new)`` replacement made in turn.
+
+        The solution is taken without its docstrings (no wrong solution restates them), and with
+        ``hints=False`` without its type hints too; with ``like``, the edit starts from that wrong
+        solution of the same exercise instead (an earlier one). Each ``old`` must occur exactly
+        once in the text as edited so far, and the result must not be the solution again: an
+        edit that no longer fits a changed solution fails loudly instead of testing the wrong
+        thing, or the solution itself.
+        """
+        return cls(exercise, name, forget=forget, replace=tuple(replace), hints=hints, like=like)
+
+    def resolved(self, solution: str, where: str = "", others: dict[str, Wrong] | None = None) -> Wrong:
+        """This wrong solution with its source written out, made from ``solution`` if an edit
+        (``others``: the wrong solutions of the exercise resolved so far, for ``like``)."""
+        if not self.replace:
+            return self
+        said = f"{where}, exercise {self.exercise}, wrong solution {self.name!r}".lstrip(", ")
+        if self.like is not None:
+            base = (others or {}).get(self.like)
+            if base is None:
+                raise EditError(f"{said}: no earlier wrong solution {self.like!r} of this exercise to edit")
+            text, edited = base.source, f"wrong solution {self.like!r}"
+        else:
+            text = plain(solution, hints=self.hints)
+            edited = "the solution (docstrings left out" + (")" if self.hints else ", type hints too)")
+        start = text
+        for old, new in self.replace:
+            found = text.count(old) if old else 0
+            if found != 1:
+                raise EditError(f"{said}: {old!r} occurs {found} times in {edited}, not once "
+                                "(has it changed? write the edit against it again)")
+            text = text.replace(old, new)
+        if _is_solution(text, solution):
+            raise EditError(f"{said}: the edit gives back the solution itself")
+        if _same_code(text, start):
+            raise EditError(f"{said}: the edit changes nothing in {edited}")
+        return Wrong(self.exercise, self.name, text, self.forget)
+
+
+def _is_solution(text: str, solution: str) -> bool:
+    """Whether ``text`` is the solution again, docstrings and type hints aside."""
+    try:
+        return _same_code(plain(text, hints=False), plain(solution, hints=False))
+    except SyntaxError:
+        return False
+
+
+def _same_code(a: str, b: str) -> bool:
+    """Whether two sources are the same program (comments and layout aside)."""
+    try:
+        return ast.dump(ast.parse(a)) == ast.dump(ast.parse(b))
+    except SyntaxError:
+        return a == b
+
+
+def plain(source: str, hints: bool = True) -> str:
+    """``source`` without the docstrings of its functions and classes, and without the type hints
+    of its functions' arguments and results when ``hints`` is false; the rest as written."""
+    tree = ast.parse(source)
+    lines = source.splitlines(keepends=True)
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line))
+
+    def at(line: int, col: int) -> int:  # ast's columns count UTF-8 bytes
+        return starts[line - 1] + len(lines[line - 1].encode()[:col].decode())
+
+    cuts = []
+    for node in ast.walk(tree):
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            continue
+        first = node.body[0]
+        if (len(node.body) > 1 and isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant)
+                and isinstance(first.value.value, str)):
+            begin, end = at(first.lineno, first.col_offset), at(first.end_lineno, first.end_col_offset)
+            if not source[starts[first.lineno - 1]:begin].strip() and source[end:end + 1] in ("\n", ""):
+                begin, end = starts[first.lineno - 1], starts[first.end_lineno]  # its whole lines
+            cuts.append((begin, end, ""))
+        if hints or isinstance(node, ast.ClassDef):
+            continue
+        arguments = node.args
+        for arg in [*arguments.posonlyargs, *arguments.args, arguments.vararg, *arguments.kwonlyargs,
+                    arguments.kwarg]:
+            if arg is not None and arg.annotation is not None:
+                end = at(arg.annotation.end_lineno, arg.annotation.end_col_offset)
+                default = re.match(r"\s*=\s*", source[end:])  # `x: int = 0` becomes `x=0`
+                cuts.append((at(arg.lineno, arg.col_offset) + len(arg.arg), end + (default.end() if default else 0),
+                             "=" if default else ""))
+        if node.returns is not None:
+            arrow = source.rindex("->", 0, at(node.returns.lineno, node.returns.col_offset))
+            while source[arrow - 1] in " \t\n":
+                arrow -= 1
+            cuts.append((arrow, at(node.returns.end_lineno, node.returns.end_col_offset), ""))
+    for begin, end, put in sorted(cuts, reverse=True):
+        source = source[:begin] + put + source[end:]
+    return source
 
 
 @dataclass(frozen=True)
@@ -53,8 +171,10 @@ class Trial:
     kind: str = "wrong"  # wrong · predict-key · predict-computed · mutant
 
 
-def wrong_solutions(notebook: Path) -> list[Wrong]:
-    """The hand-written wrong solutions of a notebook (``tests/exercise_mutants/<stem>.py``)."""
+def wrong_solutions(notebook: Path, solutions: list[str] | None = None) -> list[Wrong]:
+    """The hand-written wrong solutions of a notebook (``tests/exercise_mutants/<stem>.py``), each
+    with its source written out (edits applied to ``solutions``, read from the notebook if not
+    given: its ``solution`` cells in exercise order)."""
     path = WRONG_DIR / f"{notebook.stem}.py"
     if not path.exists():
         return []
@@ -62,7 +182,19 @@ def wrong_solutions(notebook: Path) -> list[Wrong]:
     module = importlib.util.module_from_spec(spec)
     assert spec.loader is not None
     spec.loader.exec_module(module)
-    return list(module.WRONG)
+    wrong = list(module.WRONG)
+    if solutions is None and any(w.replace for w in wrong):
+        from tools.nbtools import exercises
+
+        solutions = [solution for _, _, solution in exercises(notebook)]
+    resolved: list[Wrong] = []
+    for w in wrong:
+        if w.replace and not 1 <= w.exercise <= len(solutions or []):
+            raise EditError(f"{notebook.name}: wrong solution {w.name!r} edits exercise {w.exercise}, "
+                            "which has no solution")
+        others = {o.name: o for o in resolved if o.exercise == w.exercise}
+        resolved.append(w.resolved(solutions[w.exercise - 1], notebook.name, others) if w.replace else w)
+    return resolved
 
 
 def _prediction_function(source: str) -> tuple[ast.Module, ast.FunctionDef, ast.Dict] | None:
@@ -103,7 +235,7 @@ def predict_trials(exercise: int, solution: str) -> list[Trial]:
 
 def trials_for(notebook: Path, solutions: list[str], kinds: list[str | None]) -> list[Trial]:
     """Every wrong solution and predict probe of a notebook, in exercise order."""
-    trials = [Trial(w.exercise, w.name, w.source, tuple(w.forget)) for w in wrong_solutions(notebook)]
+    trials = [Trial(w.exercise, w.name, w.source, tuple(w.forget)) for w in wrong_solutions(notebook, solutions)]
     for number, (solution, kind) in enumerate(zip(solutions, kinds, strict=True), start=1):
         if kind == "predict":
             trials += predict_trials(number, solution)
