@@ -9,84 +9,30 @@ WRONG = [
             for key, q in {"A": "Is my dog a python?", "B": "the python kernel",
                            "C": "Do cats and dogs like python?"}.items()} | {"score": 1.0}
 '''),
-    Wrong(1, "most_shared_words_wins", '''def prediction() -> dict:
-    return {"A": 3, "B": 3, "C": 3, "score": 1.0}
-'''),
-    Wrong(1, "plurals_counted", '''def prediction() -> dict:
-    return {"A": 1, "B": 2, "C": 0, "score": 1.0}
-'''),
-    Wrong(1, "score_halved_by_repeats", '''def prediction() -> dict:
-    return {"A": 1, "B": 2, "C": 3, "score": 0.5}
-'''),
+    Wrong.edit(1, "most_shared_words_wins", ('"A": 1', '"A": 3'), ('"B": 2', '"B": 3')),
+    Wrong.edit(1, "plurals_counted", ('"C": 3', '"C": 0')),
+    Wrong.edit(1, "score_halved_by_repeats", ('"score": 1.0', '"score": 0.5')),
     # Exercise 2 (debug): every chunk of every file, under ids stable across restarts.
     Wrong(2, "harness_skipped", STUB, forget=("splitter",)),
-    Wrong(2, "the_bug_left_in", '''def build_store(files):
-    file_store = InMemoryVectorStore(embedding=BagOfWords())
-    for name, text in files.items():
-        pieces = splitter.split_text(text)
-        piece_ids = [f"chunk-{n}" for n in range(len(pieces))]
-        metadatas = [{"source": name} for _ in pieces]
-        file_store.add_texts(pieces, metadatas=metadatas, ids=piece_ids)
-    return file_store
-'''),
-    Wrong(2, "ids_from_hash_of_name", '''def build_store(files):
-    file_store = InMemoryVectorStore(embedding=BagOfWords())
-    for name, text in files.items():
-        pieces = splitter.split_text(text)
-        piece_ids = [f"{hash(name)}-{n}" for n in range(len(pieces))]
-        metadatas = [{"source": name} for _ in pieces]
-        file_store.add_texts(pieces, metadatas=metadatas, ids=piece_ids)
-    return file_store
-'''),
-    Wrong(2, "ids_from_text_only", '''import hashlib
-
-
-def build_store(files):
-    file_store = InMemoryVectorStore(embedding=BagOfWords())
-    for name, text in files.items():
-        pieces = splitter.split_text(text)
-        piece_ids = [hashlib.sha1(p.encode()).hexdigest() for p in pieces]
-        metadatas = [{"source": name} for _ in pieces]
-        file_store.add_texts(pieces, metadatas=metadatas, ids=piece_ids)
-    return file_store
-'''),
-    Wrong(2, "no_ids_at_all", '''def build_store(files):
-    file_store = InMemoryVectorStore(embedding=BagOfWords())
-    for name, text in files.items():
-        pieces = splitter.split_text(text)
-        metadatas = [{"source": name} for _ in pieces]
-        file_store.add_texts(pieces, metadatas=metadatas)
-    return file_store
-'''),
-    Wrong(2, "source_dropped", '''def build_store(files):
-    file_store = InMemoryVectorStore(embedding=BagOfWords())
-    for name, text in files.items():
-        pieces = splitter.split_text(text)
-        file_store.add_texts(pieces, ids=[f"{name}#{n}" for n in range(len(pieces))])
-    return file_store
-'''),
-    Wrong(2, "counter_kept_between_runs", '''import itertools
-
-_numbers = itertools.count()
-
-
-def build_store(files):
-    file_store = InMemoryVectorStore(embedding=BagOfWords())
-    for name, text in files.items():
-        pieces = splitter.split_text(text)
-        piece_ids = [f"chunk-{next(_numbers)}" for _ in pieces]
-        metadatas = [{"source": name} for _ in pieces]
-        file_store.add_texts(pieces, metadatas=metadatas, ids=piece_ids)
-    return file_store
-'''),
-    Wrong(2, "file_stems_as_ids", '''def build_store(files):
-    file_store = InMemoryVectorStore(embedding=BagOfWords())
-    for name, text in files.items():
-        pieces = splitter.split_text(text)
-        stem = name.rsplit(".", 1)[0]
-        piece_ids = [f"{stem}#{n}" for n in range(len(pieces))]
-        metadatas = [{"source": name} for _ in pieces]
-        file_store.add_texts(pieces, metadatas=metadatas, ids=piece_ids)
-    return file_store
-'''),
+    Wrong.edit(2, "the_bug_left_in", ('[f"{name}#{n}"', '[f"chunk-{n}"'), hints=False),
+    Wrong.edit(2, "ids_from_hash_of_name", ('[f"{name}#{n}"', '[f"{hash(name)}-{n}"'), hints=False),
+    Wrong.edit(2, "ids_from_text_only",
+               ("def", "import hashlib\n\n\ndef"),
+               ('[f"{name}#{n}" for n in range(len(pieces))]',
+                "[hashlib.sha1(p.encode()).hexdigest() for p in pieces]"), hints=False),
+    Wrong.edit(2, "no_ids_at_all",
+               ('        piece_ids = [f"{name}#{n}" for n in range(len(pieces))]  # unique across files\n', ""),
+               ("metadatas=metadatas, ids=piece_ids)", "metadatas=metadatas)"), hints=False),
+    Wrong.edit(2, "source_dropped",
+               ('metadatas = [{"source": name} for _ in pieces]\n'
+                "        file_store.add_texts(pieces, metadatas=metadatas)",
+                'file_store.add_texts(pieces, ids=[f"{name}#{n}" for n in range(len(pieces))])'), like="no_ids_at_all"),
+    Wrong.edit(2, "counter_kept_between_runs",
+               ("def", "import itertools\n\n_numbers = itertools.count()\n\n\ndef"),
+               ('[f"{name}#{n}" for n in range(len(pieces))]',
+                '[f"chunk-{next(_numbers)}" for _ in pieces]'), hints=False),
+    Wrong.edit(2, "file_stems_as_ids",
+               ('piece_ids = [f"{name}#{n}"',
+                'stem = name.rsplit(".", 1)[0]\n'
+                '        piece_ids = [f"{stem}#{n}"'), hints=False),
 ]

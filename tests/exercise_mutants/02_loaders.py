@@ -2,34 +2,25 @@
 
 from tools.mutants import STUB, Wrong
 
-_LINES = '''def lazy_lines(stream, source):
-    for number, line in enumerate(stream, start=1):
-        text = {text}
-        if text.strip():
-            yield Document(text, metadata={"source": source, "line": number})
-'''
-
 WRONG = [
     # Exercise 1 (predict): how many files each line makes the loader read.
-    Wrong(1, "computed_answer", '''def predicted_reads() -> dict:
-    return {"A": len(TEXT_FILES) - 4, "B": 4, "C": 3, "D": 3, "E": 2}
-'''),
-    Wrong(1, "kept_items_counted", '''def predicted_reads() -> dict:
-    return {"A": 0, "B": 4, "C": 3, "D": 2, "E": 2}
-'''),
-    Wrong(1, "calling_reads_one", '''def predicted_reads() -> dict:
-    return {"A": 1, "B": 4, "C": 3, "D": 3, "E": 2}
-'''),
-    Wrong(1, "load_reads_one", '''def predicted_reads() -> dict:
-    return {"A": 0, "B": 1, "C": 3, "D": 3, "E": 3}
-'''),
+    Wrong.edit(1, "computed_answer", ('"A": 0', '"A": len(TEXT_FILES) - 4')),
+    Wrong.edit(1, "kept_items_counted", ('"D": 3', '"D": 2')),
+    Wrong.edit(1, "calling_reads_one", ('"A": 0', '"A": 1')),
+    Wrong.edit(1, "load_reads_one", ('"B": 4', '"B": 1'), ('"E": 2', '"E": 3')),
     # Exercise 2 (debug): the same Documents as log_lines, one line read per Document.
     Wrong(2, "harness_skipped", STUB, forget=("log_lines", "CountingStream")),
-    Wrong(2, "newline_stripped_only", _LINES.replace("{text}", 'line.rstrip("\\n")')),
-    Wrong(2, "windows_endings_stripped_only", _LINES.replace("{text}", 'line.rstrip("\\r\\n")')),
-    Wrong(2, "every_space_stripped", _LINES.replace("{text}", "line.strip()")),
-    Wrong(2, "first_piece_of_each_line", _LINES.replace(
-        "{text}", '(line.splitlines() or [""])[0]')),
+    Wrong(2, "newline_stripped_only", '''def lazy_lines(stream, source):
+    for number, line in enumerate(stream, start=1):
+        text = line.rstrip("\\n")
+        if text.strip():
+            yield Document(text, metadata={"source": source, "line": number})
+'''),
+    Wrong.edit(2, "windows_endings_stripped_only",
+               ('line.rstrip("\\n")', 'line.rstrip("\\r\\n")'), like="newline_stripped_only"),
+    Wrong.edit(2, "every_space_stripped", ('line.rstrip("\\n")', "line.strip()"), like="newline_stripped_only"),
+    Wrong.edit(2, "first_piece_of_each_line",
+               ('line.rstrip("\\n")', '(line.splitlines() or [""])[0]'), like="newline_stripped_only"),
     Wrong(2, "reads_everything", '''def lazy_lines(stream, source):
     number = 0
     for line in stream.readlines():
@@ -51,9 +42,8 @@ WRONG = [
     Wrong(3, "loads_everything_first", '''def lazy_split(loader, text_splitter):
     yield from text_splitter.split_documents(loader.load())
 '''),
-    Wrong(3, "documents_not_split", '''def lazy_split(loader, text_splitter):
-    yield from loader.lazy_load()
-'''),
+    Wrong.edit(3, "documents_not_split",
+               ("text_splitter.split_documents(loader.load())", "loader.lazy_load()"), like="loads_everything_first"),
     Wrong(3, "metadata_lost", '''def lazy_split(loader, text_splitter):
     for document in loader.lazy_load():
         for text in text_splitter.split_text(document.page_content):

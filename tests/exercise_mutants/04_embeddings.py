@@ -4,18 +4,11 @@ from tools.mutants import STUB, Wrong
 
 WRONG = [
     # Exercise 1 (predict): the scores a real store gives for "cat"
-    Wrong(1, "plural_read_as_cat", '''def prediction() -> dict:
-    return {"cat cat cat": 1.0, "Cats!": 1.0, "a dog and a cat": 0.71,
-            "CAT-like": 1.0, "python kernel": 0.0}
-'''),
-    Wrong(1, "length_counted", '''def prediction() -> dict:
-    return {"cat cat cat": 3.0, "Cats!": 0.0, "a dog and a cat": 0.71,
-            "CAT-like": 1.0, "python kernel": 0.0}
-'''),
-    Wrong(1, "hyphen_splits_nothing", '''def prediction() -> dict:
-    return {"cat cat cat": 1.0, "Cats!": 0.0, "a dog and a cat": 0.5,
-            "CAT-like": 0.0, "python kernel": 0.0}
-'''),
+    Wrong.edit(1, "plural_read_as_cat", ('"Cats!": 0.0', '"Cats!": 1.0')),
+    Wrong.edit(1, "length_counted", ('"cat cat cat": 1.0', '"cat cat cat": 3.0')),
+    Wrong.edit(1, "hyphen_splits_nothing",
+               ('"a dog and a cat": 0.71', '"a dog and a cat": 0.5'),
+               ('"CAT-like": 1.0', '"CAT-like": 0.0')),
     # Exercise 2 (apply): the angle between two vectors
     Wrong(2, "zero_second_vector_unchecked", '''def angle_degrees(a, b):
     if not np.linalg.norm(a):
@@ -41,50 +34,18 @@ WRONG = [
 '''),
     Wrong(2, "stub_with_setup_skipped", STUB, forget=("np", "cosine_similarity")),
     # Exercise 3 (debug): the ranking's denominator
-    Wrong(3, "right_order_nan_scores", '''def rank(query, documents):
-    q, d = np.array(query), np.array(documents)
-    cosines = d @ q / (np.linalg.norm(d, axis=1) * np.linalg.norm(q))
-    order = np.argsort(-cosines, kind="stable")
-    return [(int(i), float("nan")) for i in order]
-'''),
-    Wrong(3, "whole_matrix_norm_left_in", '''def rank(query, documents):
-    q, d = np.array(query), np.array(documents)
-    cosines = d @ q / (np.linalg.norm(d) * np.linalg.norm(q))
-    order = np.argsort(-cosines, kind="stable")
-    return [(int(i), float(cosines[i])) for i in order]
-'''),
-    Wrong(3, "query_length_left_out", '''def rank(query, documents):
-    q, d = np.array(query), np.array(documents)
-    cosines = d @ q / np.linalg.norm(d, axis=1)
-    order = np.argsort(-cosines, kind="stable")
-    return [(int(i), float(cosines[i])) for i in order]
-'''),
-    Wrong(3, "norm_along_the_columns", '''def rank(query, documents):
-    q, d = np.array(query), np.array(documents)
-    cosines = d @ q / (np.linalg.norm(d, axis=0).sum() * np.linalg.norm(q))
-    order = np.argsort(-cosines, kind="stable")
-    return [(int(i), float(cosines[i])) for i in order]
-'''),
-    Wrong(3, "worst_first", '''def rank(query, documents):
-    q, d = np.array(query), np.array(documents)
-    cosines = d @ q / (np.linalg.norm(d, axis=1) * np.linalg.norm(q))
-    order = np.argsort(cosines, kind="stable")
-    return [(int(i), float(cosines[i])) for i in order]
-'''),
+    Wrong.edit(3, "right_order_nan_scores", ("float(cosines[i]))", 'float("nan"))'), hints=False),
+    Wrong.edit(3, "whole_matrix_norm_left_in", ("(np.linalg.norm(d, axis=1)", "(np.linalg.norm(d)"), hints=False),
+    Wrong.edit(3, "query_length_left_out",
+               ("(np.linalg.norm(d, axis=1) * np.linalg.norm(q))", "np.linalg.norm(d, axis=1)"), hints=False),
+    Wrong.edit(3, "norm_along_the_columns", ("axis=1)", "axis=0).sum()"), hints=False),
+    Wrong.edit(3, "worst_first", ("np.argsort(-cosines,", "np.argsort(cosines,"), hints=False),
     # Exercise 4 (apply): a distance limit as a cosine limit
     Wrong(4, "arcsin_of_half_the_distance", '''def cosine_for_distance(d):
     return float(np.cos(2 * np.arcsin(d / 2)))  # NaN where rounding puts d a hair past 2
 '''),
-    Wrong(4, "linear_in_the_distance", '''def cosine_for_distance(d):
-    return 1.0 - float(d)
-'''),
-    Wrong(4, "half_forgotten", '''def cosine_for_distance(d):
-    return 1.0 - float(d) ** 2
-'''),
-    Wrong(4, "cosine_of_the_distance", '''def cosine_for_distance(d):
-    return float(np.cos(d))
-'''),
-    Wrong(4, "euclidean_relevance_instead", '''def cosine_for_distance(d):
-    return 1.0 - float(d) / 2 ** 0.5
-'''),
+    Wrong.edit(4, "linear_in_the_distance", ("float(d) ** 2 / 2.0", "float(d)"), hints=False),
+    Wrong.edit(4, "half_forgotten", ("float(d) ** 2 / 2.0", "float(d) ** 2"), hints=False),
+    Wrong.edit(4, "cosine_of_the_distance", ("1.0 - float(d) ** 2 / 2.0", "float(np.cos(d))"), hints=False),
+    Wrong.edit(4, "euclidean_relevance_instead", ("float(d) ** 2 / 2.0", "float(d) / 2 ** 0.5"), hints=False),
 ]

@@ -2,65 +2,43 @@
 
 from tools.mutants import STUB, Wrong
 
-_HEADS = '''def attention_by_head(x, mask, layer):
-    p = f"encoder.layer.{layer}.attention."
-    q, k, v = (linear(x, f"{p}self.{part}") for part in ("query", "key", "value"))
-    heads = []
-    for head in range(12):
-        cols = slice(32 * head, 32 * (head + 1))
-        scores = q[..., cols] @ k[..., cols].transpose(0, 2, 1) / math.sqrt(32)
-        MASKING
-        weights = np.exp(scores - scores.max(-1, keepdims=True))
-        weights /= weights.sum(-1, keepdims=True)
-        heads.append(weights @ v[..., cols])
-    return linear(np.concatenate(heads, axis=-1), p + "output.dense")
-'''
-
 WRONG = [
     # Exercise 1 (predict): MiniLM's closest candidate in four rounds
-    Wrong(1, "meaning_always_wins", '''def prediction() -> dict:
-    return {1: "b", 2: "a", 3: "a", 4: "b"}
-'''),
+    Wrong.edit(1, "meaning_always_wins", ('"c", 2: "b", 3: "c", 4: "a"}', '"b", 2: "a", 3: "a", 4: "b"}')),
     Wrong(1, "computed_with_minilm", '''def prediction() -> dict:
     return {n: "abc"[int(np.argmax(np.array(MiniLM().embed_documents(c)) @ np.array(
         MiniLM().embed_query(q))))] for n, (q, c) in enumerate(rounds, start=1)}
 '''),
-    Wrong(1, "same_letter_everywhere", '''def prediction() -> dict:
-    return {1: "c", 2: "c", 3: "c", 4: "c"}
-'''),
+    Wrong.edit(1, "same_letter_everywhere", ('2: "b"', '2: "c"'), ('4: "a"', '4: "c"')),
     # Exercise 2 (debug): the padding mask on the wrong axis
-    Wrong(2, "rows_masked_as_shipped", _HEADS.replace(
-        "MASKING", "scores[mask == 0] = -1e9")),
-    Wrong(2, "no_mask", _HEADS.replace("MASKING", "pass")),
-    Wrong(2, "mask_on_the_rows_by_broadcast", _HEADS.replace(
-        "MASKING", "scores = np.where(mask[:, :, None] == 0, np.float32(-1e9), scores)")),
-    Wrong(2, "scaled_by_all_384", _HEADS.replace("math.sqrt(32)", "math.sqrt(384)").replace(
-        "MASKING", "scores = np.where(mask[:, None, :] == 0, np.float32(-1e9), scores)")),
-    Wrong(2, "harness_skipped", _HEADS.replace(
-        "MASKING", "scores = np.where(mask[:, None, :] == 0, np.float32(-1e9), scores)"),
-        forget=("linear",)),
+    Wrong.edit(2, "rows_masked_as_shipped",
+               ("looked_at = mask[:, None, :]  # (texts, 1, keys): the same for every row\n"
+                "        scores = np.where(looked_at == 0, np.float32(-1e9), scores)",
+                "scores[mask == 0] = -1e9"), hints=False),
+    Wrong.edit(2, "no_mask", ("scores[mask == 0] = -1e9", "pass"), like="rows_masked_as_shipped"),
+    Wrong.edit(2, "mask_on_the_rows_by_broadcast",
+               ("scores[mask == 0] = -1e9",
+                "scores = np.where(mask[:, :, None] == 0, np.float32(-1e9), scores)"), like="rows_masked_as_shipped"),
+    Wrong.edit(2, "harness_skipped",
+               ("looked_at = mask[:, None, :]  # (texts, 1, keys): the same for every row\n"
+                "        scores = np.where(looked_at",
+                "scores = np.where(mask[:, None, :]"), hints=False, forget=("linear",)),
+    Wrong.edit(2, "scaled_by_all_384", ("math.sqrt(32)", "math.sqrt(384)"), like="harness_skipped"),
     # Exercise 3 (apply): mutual nearest neighbours
-    Wrong(3, "nearest_of_one_side_only", '''def paraphrase_pairs(texts):
-    vectors = np.array(MiniLM().embed_documents(texts))
-    similarity = vectors @ vectors.T
-    np.fill_diagonal(similarity, -np.inf)
-    nearest = similarity.argmax(1)
-    return sorted({tuple(sorted((i, int(j)))) for i, j in enumerate(nearest)})
-'''),
+    Wrong.edit(3, "nearest_of_one_side_only",
+               ("[(i, int(j)) for i, j in enumerate(nearest) if i < j and nearest[j] == i]",
+                "sorted({tuple(sorted((i, int(j)))) for i, j in enumerate(nearest)})"), hints=False),
     Wrong(3, "itself_as_neighbour", '''def paraphrase_pairs(texts):
     vectors = np.array(MiniLM().embed_documents(texts))
     nearest = (vectors @ vectors.T).argmax(1)
     return [(i, int(j)) for i, j in enumerate(nearest) if i < j and nearest[j] == i]
 '''),
-    Wrong(3, "counted_words", '''def paraphrase_pairs(texts):
-    vocabulary = sorted({w for t in texts for w in words_of(t)})
-    vectors = np.array(BagOfWords(vocabulary).embed_documents(texts))
-    vectors = vectors / np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
-    similarity = vectors @ vectors.T
-    np.fill_diagonal(similarity, -np.inf)
-    nearest = similarity.argmax(1)
-    return [(i, int(j)) for i, j in enumerate(nearest) if i < j and nearest[j] == i]
-'''),
+    Wrong.edit(3, "counted_words",
+               ("vectors = np.array(MiniLM().embed_documents(texts))",
+                "vocabulary = sorted({w for t in texts for w in words_of(t)})\n"
+                "    vectors = np.array(BagOfWords(vocabulary).embed_documents(texts))\n"
+                "    vectors = vectors / np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)"),
+               hints=False),
     Wrong(3, "stub_untouched", STUB),
 ]
 

@@ -2,53 +2,25 @@
 
 from tools.mutants import STUB, Wrong
 
-_FAST = '''def fast_mmr(query_vector, vectors, k, lambda_mult):
-    relevance = cosine_similarity([query_vector], vectors)[0]
-    picked = [int(relevance.argmax())]
-    while len(picked) < min(k, len(vectors)):
-        REDUNDANCY
-        scores = lambda_mult * relevance - (1 - lambda_mult) * redundancy
-        EXCLUDE
-        picked.append(int(scores.argmax()))
-    return picked
-'''
-_ANY = "redundancy = cosine_similarity(vectors, [vectors[i] for i in picked]).max(axis=1)"
-_NOT_TWICE = "scores[picked] = -np.inf"
-
-_STORE = '''class SafeStore(InMemoryVectorStore):
-    def add_documents(self, documents, ids=None, **kwargs):
-        vectors = self.embedding.embed_documents([d.page_content for d in documents])
-        chosen = []
-        for n, doc in enumerate(documents):
-            doc_id = CHOICE
-            self.store[doc_id] = dict(
-                id=doc_id, vector=vectors[n], text=doc.page_content, metadata=doc.metadata,
-            )
-            chosen.append(doc_id)
-        return chosen
-'''
-
 WRONG = [
     # Exercise 1 (predict): the real store's surprises
-    Wrong(1, "k_counts_before_the_filter", '''def prediction() -> dict:
-    return {"filtered": 4, "sliced": 4, "short": 3, "second": "c6", "stored": 7}
-'''),
-    Wrong(1, "mmr_reaches_past_fetch_k", '''def prediction() -> dict:
-    return {"filtered": 3, "sliced": 4, "short": 4, "second": "c6", "stored": 7}
-'''),
-    Wrong(1, "upsert_read_as_append", '''def prediction() -> dict:
-    return {"filtered": 3, "sliced": 4, "short": 3, "second": "c6", "stored": 8}
-'''),
+    Wrong.edit(1, "k_counts_before_the_filter", ('"filtered": 3', '"filtered": 4')),
+    Wrong.edit(1, "mmr_reaches_past_fetch_k", ('"short": 3', '"short": 4')),
+    Wrong.edit(1, "upsert_read_as_append", ('"stored": 7', '"stored": 8')),
     # Exercise 2 (debug): redundancy against the last pick only
-    Wrong(2, "last_pick_only_as_shipped", _FAST.replace(
-        "REDUNDANCY", "redundancy = cosine_similarity(vectors, [vectors[picked[-1]]])[:, 0]")
-        .replace("EXCLUDE", _NOT_TWICE)),
-    Wrong(2, "mean_redundancy", _FAST.replace(
-        "REDUNDANCY", _ANY.replace(".max(axis=1)", ".mean(axis=1)")).replace("EXCLUDE", _NOT_TWICE)),
-    Wrong(2, "picks_twice", _FAST.replace("REDUNDANCY", _ANY).replace("EXCLUDE", "pass")),
-    Wrong(2, "first_pick_only", _FAST.replace(
-        "REDUNDANCY", "redundancy = cosine_similarity(vectors, [vectors[picked[0]]])[:, 0]")
-        .replace("EXCLUDE", _NOT_TWICE)),
+    Wrong.edit(2, "last_pick_only_as_shipped",
+               ("chosen = [vectors[i] for i in picked]\n"
+                "        redundancy = cosine_similarity(vectors, chosen).max(axis=1)",
+                "redundancy = cosine_similarity(vectors, [vectors[picked[-1]]])[:, 0]")),
+    Wrong.edit(2, "mean_redundancy",
+               ("[vectors[picked[-1]]])[:, 0]",
+                "[vectors[i] for i in picked]).mean(axis=1)"), like="last_pick_only_as_shipped"),
+    Wrong.edit(2, "picks_twice",
+               ("chosen = [vectors[i] for i in picked]\n        redundancy = cosine_similarity(vectors, chosen)",
+                "redundancy = cosine_similarity(vectors, [vectors[i] for i in picked])"),
+               ("scores[picked] = -np.inf  # never pick a document twice", "pass")),
+    Wrong.edit(2, "first_pick_only",
+               ("[vectors[picked[-1]]])[:,", "[vectors[picked[0]]])[:,"), like="last_pick_only_as_shipped"),
     Wrong(2, "stub_with_cosine_skipped", STUB, forget=("cosine_similarity",)),
     # Exercise 3 (debug): add_documents wrote its ids on the caller's documents
     Wrong(3, "empty_subclass", '''class SafeStore(InMemoryVectorStore):
@@ -64,8 +36,7 @@ WRONG = [
             )
         return [doc.id for doc in documents]
 '''),
-    Wrong(3, "given_ids_ignored", _STORE.replace("CHOICE", "doc.id or str(uuid.uuid4())")),
-    Wrong(3, "own_ids_ignored", _STORE.replace("CHOICE", "ids[n] if ids else str(uuid.uuid4())")),
-    Wrong(3, "counter_not_uuid", _STORE.replace(
-        "CHOICE", "ids[n] if ids else doc.id or f'doc-{len(self.store)}'")),
+    Wrong.edit(3, "given_ids_ignored", ("ids[n] if ids else doc.id", "doc.id")),
+    Wrong.edit(3, "own_ids_ignored", ("doc.id or str(uuid.uuid4())", "str(uuid.uuid4())")),
+    Wrong.edit(3, "counter_not_uuid", ("str(uuid.uuid4())", "f'doc-{len(self.store)}'")),
 ]

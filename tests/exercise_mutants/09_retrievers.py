@@ -4,18 +4,9 @@ from tools.mutants import STUB, Wrong
 
 WRONG = [
     # Exercise 1 (predict): BM25 against counting on four documents
-    Wrong(1, "bm25_ranked_like_counting", '''def prediction() -> dict:
-    return {"count_first": "s1", "bm25_first": "s1", "found": 3, "same_at_k1_0": True,
-            "same_at_b_0": False}
-'''),
-    Wrong(1, "zero_scores_returned", '''def prediction() -> dict:
-    return {"count_first": "s1", "bm25_first": "s2", "found": 4, "same_at_k1_0": True,
-            "same_at_b_0": False}
-'''),
-    Wrong(1, "b_0_switches_off_repeats", '''def prediction() -> dict:
-    return {"count_first": "s1", "bm25_first": "s2", "found": 3, "same_at_k1_0": True,
-            "same_at_b_0": True}
-'''),
+    Wrong.edit(1, "bm25_ranked_like_counting", ('"bm25_first": "s2"', '"bm25_first": "s1"')),
+    Wrong.edit(1, "zero_scores_returned", ('"found": 3', '"found": 4')),
+    Wrong.edit(1, "b_0_switches_off_repeats", ('"same_at_b_0": False', '"same_at_b_0": True')),
     # Exercise 2 (extend): SQLite's BM25
     Wrong(2, "our_idf_kept", '''def sqlite_bm25_scores(query, docs):
     return bm25_scores(query, docs, k1=1.2)

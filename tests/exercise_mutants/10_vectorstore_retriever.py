@@ -4,16 +4,9 @@ from tools.mutants import STUB, Wrong
 
 WRONG = [
     # Exercise 1 (predict): refused, failing, or how many?
-    Wrong(1, "store_method_name_accepted", '''def predictions() -> dict:
-    return {"A": 3, "B": "refused", "C": "fails", "D": 3, "E": "fails", "F": 1, "G": 3}
-'''),
-    Wrong(1, "threshold_range_checked", '''def predictions() -> dict:
-    return {"A": "refused", "B": "refused", "C": "refused", "D": 3, "E": "fails", "F": 1,
-            "G": 3}
-'''),
-    Wrong(1, "mmr_returns_k", '''def predictions() -> dict:
-    return {"A": "refused", "B": "refused", "C": "fails", "D": 3, "E": "fails", "F": 3, "G": 3}
-'''),
+    Wrong.edit(1, "store_method_name_accepted", ('"A": "refused"', '"A": 3')),
+    Wrong.edit(1, "threshold_range_checked", ('"C": "fails"', '"C": "refused"')),
+    Wrong.edit(1, "mmr_returns_k", ('"F": 1', '"F": 3')),
     Wrong(1, "computed_by_building_them", '''def predictions() -> dict:
     return {name: len(RealVectorStoreRetriever(vectorstore=real_store, **kw).invoke("cat"))
             for name, kw in RETRIEVERS.items()}
@@ -25,13 +18,11 @@ WRONG = [
             query, **{**self.search_kwargs, **kwargs})
         return [doc for doc, _ in pairs]
 '''),
-    Wrong(2, "call_arguments_ignored", '''class ScoredRetriever(VectorStoreRetriever):
-    def _get_relevant_documents(self, query, *, run_manager, **kwargs):
-        pairs = self.vectorstore.similarity_search_with_relevance_scores(
-            query, **self.search_kwargs)
-        return [type(d)(d.page_content, id=d.id, metadata={**d.metadata, "relevance": s})
-                for d, s in pairs]
-'''),
+    Wrong.edit(2, "call_arguments_ignored",
+               ("**{**self.search_kwargs, **kwargs})", "**self.search_kwargs)"),
+               ("[doc for doc, _",
+                '[type(d)(d.page_content, id=d.id, metadata={**d.metadata, "relevance": s})\n'
+                "                for d, s"), like="scores_dropped"),
     Wrong(2, "override_kept_for_later_calls", '''class ScoredRetriever(VectorStoreRetriever):
     def _get_relevant_documents(self, query, *, run_manager, **kwargs):
         self.search_kwargs.update(kwargs)
@@ -40,13 +31,10 @@ WRONG = [
         return [type(d)(d.page_content, id=d.id, metadata={**d.metadata, "relevance": s})
                 for d, s in pairs]
 '''),
-    Wrong(2, "old_metadata_lost", '''class ScoredRetriever(VectorStoreRetriever):
-    def _get_relevant_documents(self, query, *, run_manager, **kwargs):
-        pairs = self.vectorstore.similarity_search_with_relevance_scores(
-            query, **{**self.search_kwargs, **kwargs})
-        return [type(d)(d.page_content, id=d.id, metadata={"relevance": s})
-                for d, s in pairs]
-'''),
+    Wrong.edit(2, "old_metadata_lost",
+               ("[doc for doc, _",
+                '[type(d)(d.page_content, id=d.id, metadata={"relevance": s})\n'
+                "                for d, s"), like="scores_dropped"),
     Wrong(2, "raw_cosine_not_relevance", '''class ScoredRetriever(VectorStoreRetriever):
     def _get_relevant_documents(self, query, *, run_manager, **kwargs):
         arguments = {**self.search_kwargs, **kwargs}
@@ -61,12 +49,10 @@ WRONG = [
     Wrong(3, "strictly_above_the_highest", '''def safe_threshold(relevant, irrelevant):
     return round(max(0.5, max(irrelevant) + 0.01), 2)
 '''),
-    Wrong(3, "ceiling_keeps_a_tie", '''import math
-
-
-def safe_threshold(relevant, irrelevant):
-    return max(0.5, math.ceil(max(irrelevant) * 100) / 100)
-'''),
+    Wrong.edit(3, "ceiling_keeps_a_tie",
+               ("def", "import math\n\n\ndef"),
+               ("round(max(0.5, max(irrelevant) + 0.01), 2)",
+                "max(0.5, math.ceil(max(irrelevant) * 100) / 100)"), like="strictly_above_the_highest"),
     Wrong(3, "unrounded_grid", '''def safe_threshold(relevant, irrelevant):
     threshold = 0.5
     while any(score >= threshold for score in irrelevant):

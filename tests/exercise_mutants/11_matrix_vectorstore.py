@@ -12,45 +12,19 @@ WRONG = [
         "after adding a again": ["a", "c", "d", "f"],
     }
 '''),
-    Wrong(1, "upsert_appends_again", '''def rows_predicted() -> dict:
-    return {
-        "after deleting b": ["a", "e", "c", "d"],
-        "after deleting e": ["a", "d", "c"],
-        "after adding f": ["a", "d", "c", "f"],
-        "after adding a again": ["d", "c", "f", "a"],
-    }
-'''),
-    Wrong(1, "new_id_fills_the_first_hole", '''def rows_predicted() -> dict:
-    return {
-        "after deleting b": ["a", "e", "c", "d"],
-        "after deleting e": ["a", "d", "c"],
-        "after adding f": ["a", "f", "c", "d"],
-        "after adding a again": ["a", "f", "c", "d"],
-    }
-'''),
+    Wrong.edit(1, "upsert_appends_again",
+               ('"after adding a again": ["a", "d", "c", "f"]', '"after adding a again": ["d", "c", "f", "a"]')),
+    Wrong.edit(1, "new_id_fills_the_first_hole",
+               ('"after adding f": ["a", "d", "c", "f"]', '"after adding f": ["a", "f", "c", "d"]'),
+               ('"after adding a again": ["a", "d", "c", "f"]', '"after adding a again": ["a", "f", "c", "d"]')),
     # Exercise 2 (debug): positions in the filtered rows
-    Wrong(2, "positions_read_as_rows", '''def top_ids(matrix, ids, query, k, keep):
-    rows = [row for row, doc_id in enumerate(ids) if keep(doc_id)]
-    scores = matrix[rows] @ query
-    best = np.argsort(-scores, kind="stable")[:k]
-    return [ids[i] for i in best]
-'''),
-    Wrong(2, "worst_first", '''def top_ids(matrix, ids, query, k, keep):
-    rows = [row for row, doc_id in enumerate(ids) if keep(doc_id)]
-    scores = matrix[rows] @ query
-    best = np.argsort(scores, kind="stable")[:k]
-    return [ids[rows[i]] for i in best]
-'''),
+    Wrong.edit(2, "positions_read_as_rows", ("[ids[rows[i]]", "[ids[i]")),
+    Wrong.edit(2, "worst_first", ("np.argsort(-scores,", "np.argsort(scores,")),
     Wrong(2, "filter_applied_after_the_top_k", '''def top_ids(matrix, ids, query, k, keep):
     best = np.argsort(-(matrix @ query), kind="stable")[:k]
     return [ids[i] for i in best if keep(ids[i])]
 '''),
-    Wrong(2, "k_ignored", '''def top_ids(matrix, ids, query, k, keep):
-    rows = [row for row, doc_id in enumerate(ids) if keep(doc_id)]
-    scores = matrix[rows] @ query
-    best = np.argsort(-scores, kind="stable")
-    return [ids[rows[i]] for i in best]
-'''),
+    Wrong.edit(2, "k_ignored", ('kind="stable")[:k]', 'kind="stable")')),
     Wrong(2, "lookup_of_the_shown_cases", '''def top_ids(matrix, ids, query, k, keep):
     kept = [i for i in ids if keep(i)]
     return kept[:k]
@@ -61,21 +35,9 @@ WRONG = [
     width = {"float32": 4, "float16": 2, "int8": 1, "binary": 1 / 8}
     return n * d * width[dtype] / (gb_per_s * 1e9) * 1e3 / batch
 '''),
-    Wrong(3, "batch_multiplies", '''def read_ms(n, d, gb_per_s, dtype="float32", batch=1):
-    width = {"float32": 4, "float16": 2, "int8": 1}
-    row = (d + 7) // 8 if dtype == "binary" else d * width[dtype]
-    return n * row / (gb_per_s * 1e9) * 1e3 * batch
-'''),
-    Wrong(3, "gigabytes_as_gibibytes", '''def read_ms(n, d, gb_per_s, dtype="float32", batch=1):
-    width = {"float32": 4, "float16": 2, "int8": 1}
-    row = (d + 7) // 8 if dtype == "binary" else d * width[dtype]
-    return n * row / (gb_per_s * 2**30) * 1e3 / batch
-'''),
-    Wrong(3, "seconds_not_milliseconds", '''def read_ms(n, d, gb_per_s, dtype="float32", batch=1):
-    width = {"float32": 4, "float16": 2, "int8": 1}
-    row = (d + 7) // 8 if dtype == "binary" else d * width[dtype]
-    return n * row / (gb_per_s * 1e9) / batch
-'''),
+    Wrong.edit(3, "batch_multiplies", ("1e3 /", "1e3 *")),
+    Wrong.edit(3, "gigabytes_as_gibibytes", ("1e9)", "2**30)")),
+    Wrong.edit(3, "seconds_not_milliseconds", ("* 1e3 /", "/")),
 ]
 
 # Found by a blind review: the oracle reached before the check runs.

@@ -4,39 +4,19 @@ from tools.mutants import STUB, Wrong
 
 WRONG = [
     # Exercise 1 (predict): where the greedy walk on the toy graph ends, and what it scores
-    Wrong(1, "counted_only_the_nodes_stood_on", '''def prediction() -> dict:
-    return {
-        "(0.5, 3.5): where the walk ends": "d",
-        "(0.5, 3.5): nodes visited": 3,
-        "(5.0, 0.5): where the walk ends": "j",
-        "(5.0, 0.5): nodes visited": 2,
-    }
-'''),
-    Wrong(1, "stopped_on_the_upper_layer", '''def prediction() -> dict:
-    return {
-        "(0.5, 3.5): where the walk ends": "e",
-        "(0.5, 3.5): nodes visited": 4,
-        "(5.0, 0.5): where the walk ends": "j",
-        "(5.0, 0.5): nodes visited": 2,
-    }
-'''),
-    Wrong(1, "moved_to_the_nearest_node_of_all", '''def prediction() -> dict:
-    return {
-        "(0.5, 3.5): where the walk ends": "d",
-        "(0.5, 3.5): nodes visited": 8,
-        "(5.0, 0.5): where the walk ends": "c",
-        "(5.0, 0.5): nodes visited": 3,
-    }
-'''),
-    Wrong(1, "computed_by_running_the_walk", '''def prediction() -> dict:
-    return {
-        "(0.5, 3.5): where the walk ends": greedy_walk(
-            positions, layers, names[toy.entry], (0.5, 3.5))[0][-1][1],
-        "(0.5, 3.5): nodes visited": 8,
-        "(5.0, 0.5): where the walk ends": "j",
-        "(5.0, 0.5): nodes visited": 3,
-    }
-'''),
+    Wrong.edit(1, "counted_only_the_nodes_stood_on",
+               ('"(0.5, 3.5): nodes visited": 8', '"(0.5, 3.5): nodes visited": 3'),
+               ('"(5.0, 0.5): nodes visited": 3', '"(5.0, 0.5): nodes visited": 2')),
+    Wrong.edit(1, "stopped_on_the_upper_layer",
+               ('"(0.5, 3.5): where the walk ends": "d"', '"(0.5, 3.5): where the walk ends": "e"'),
+               ('"(0.5, 3.5): nodes visited": 8', '"(0.5, 3.5): nodes visited": 4'),
+               ('"(5.0, 0.5): nodes visited": 3', '"(5.0, 0.5): nodes visited": 2')),
+    Wrong.edit(1, "moved_to_the_nearest_node_of_all",
+               ('"(5.0, 0.5): where the walk ends": "j"', '"(5.0, 0.5): where the walk ends": "c"')),
+    Wrong.edit(1, "computed_by_running_the_walk",
+               ('"(0.5, 3.5): where the walk ends": "d"',
+                '"(0.5, 3.5): where the walk ends": greedy_walk(\n'
+                "            positions, layers, names[toy.entry], (0.5, 3.5))[0][-1][1]")),
     # Exercise 2 (extend): read enough lists to hold k
     Wrong(2, "untouched_stub", STUB),
     Wrong(2, "reads_only_nprobe_lists", '''def ivf_search_at_least(query, centroids, lists, rows, nprobe, k=10):
@@ -61,12 +41,8 @@ WRONG = [
     ranking = np.argsort(-(rows[candidates] @ query), kind="stable")
     return candidates[ranking[:k]], len(centroids) + len(candidates)
 '''),
-    Wrong(2, "one_list_per_answer", '''def ivf_search_at_least(query, centroids, lists, rows, nprobe, k=10):
-    order = np.argsort(-(centroids @ query), kind="stable")
-    candidates = np.flatnonzero(np.isin(lists, order[: max(nprobe, k)]))
-    ranking = np.argsort(-(rows[candidates] @ query), kind="stable")
-    return candidates[ranking[:k]], len(centroids) + len(candidates)
-'''),
+    Wrong.edit(2, "one_list_per_answer",
+               ("order[:nprobe]))", "order[: max(nprobe, k)]))"), like="reads_only_nprobe_lists"),
     Wrong(2, "empty_list_counted_as_one", '''def ivf_search_at_least(query, centroids, lists, rows, nprobe, k=10):
     order = np.argsort(-(centroids @ query), kind="stable")
     sizes = np.maximum(np.bincount(lists, minlength=len(centroids)), 1)
@@ -79,23 +55,6 @@ WRONG = [
 ]
 
 # Found by a blind review: FAISS searching by a method the refusals did not name.
-_FAISS_IVF = '''def ivf_search_at_least(query, centroids, lists, rows, nprobe, k=10):
-    rows = np.ascontiguousarray(rows, dtype=np.float32)
-    width = rows.shape[1]
-    coarse = faiss.IndexFlatIP(width)
-    coarse.add(np.ascontiguousarray(centroids, dtype=np.float32))
-    index = faiss.IndexIVFFlat(coarse, width, len(centroids), faiss.METRIC_INNER_PRODUCT)
-    assigned = np.ascontiguousarray(lists, dtype=np.int64)
-    index.add_core(len(rows), faiss.swig_ptr(rows), None, faiss.swig_ptr(assigned))
-    order = np.argsort(-(centroids @ query), kind="stable")
-    held = np.cumsum([index.invlists.list_size(int(j)) for j in order])
-    index.nprobe = max(nprobe, 1 + int(np.argmax(held >= min(k, held[-1]))))
-    one = np.ascontiguousarray(np.asarray(query, dtype=np.float32)[None])
-    faiss.cvar.indexIVF_stats.reset()
-    @@SEARCH@@
-    visits = int(faiss.cvar.indexIVF_stats.ndis) + len(centroids)
-    return [int(i) for i in found[0] if i >= 0], visits
-'''
 WRONG += [
 ]
 WRONG += [

@@ -2,39 +2,10 @@
 
 from tools.mutants import STUB, Wrong
 
-_WITH_IDS = '''def with_ids(docs):
-    return [
-        RealDocument(doc.page_content, id=ID, metadata=METADATA)
-        for doc in docs
-    ]
-'''
-_QDRANT_KEYS = '{k: v for k, v in doc.metadata.items() if k not in {"_id", "_collection_name"}}'
-
-
-def _with_ids(id_='doc.metadata["_id"]', metadata=_QDRANT_KEYS):
-    return _WITH_IDS.replace("ID", id_).replace("METADATA", metadata)
-
-
-_KEPT = '''def kept(query, threshold):
-    scored = corpus.similarity_search_with_score(query, k=K)
-    return sorted(d.metadata["name"] for d, score in scored if TEST)
-'''
-
-
-def _kept(test="(score + 1) / 2 >= threshold", k="6"):
-    return _KEPT.replace("TEST", test).replace("K", k)
-
-
 WRONG = [
     # Exercise 1 (predict): which ids Qdrant takes
-    Wrong(1, "any_string_is_an_id", '''def predictions() -> dict:
-    return {"A": "same", "B": "same", "C": "same", "D": "same",
-            "E": "changed", "F": "changed", "G": "same", "H": "refused"}
-'''),
-    Wrong(1, "the_server_s_rules_in_local_mode", '''def predictions() -> dict:
-    return {"A": "refused", "B": "refused", "C": "same", "D": "same",
-            "E": "changed", "F": "changed", "G": "refused", "H": "refused"}
-'''),
+    Wrong.edit(1, "any_string_is_an_id", ('"A": "refused"', '"A": "same"'), ('"B": "refused"', '"B": "same"')),
+    Wrong.edit(1, "the_server_s_rules_in_local_mode", ('"G": "same"', '"G": "refused"')),
     Wrong(1, "uuid_spellings_refused", '''def predictions() -> dict:
     return {"A": "refused", "B": "refused", "C": "same", "D": "same",
             "E": "refused", "F": "refused", "G": "same", "H": "changed"}
@@ -44,17 +15,27 @@ WRONG = [
 '''),
     # Exercise 2 (extend): ids back, Qdrant's keys out
     Wrong(2, "stub_with_the_setup_skipped", STUB, forget=("RealDocument",)),
-    Wrong(2, "collection_name_left_in",
-          _with_ids(metadata='{k: v for k, v in doc.metadata.items() if k != "_id"}')),
-    Wrong(2, "every_underscore_key_dropped",
-          _with_ids(metadata='{k: v for k, v in doc.metadata.items() if not k.startswith("_")}')),
-    Wrong(2, "id_left_unset", _with_ids(id_="doc.id")),
+    Wrong.edit(2, "collection_name_left_in",
+               ('qdrant_keys = {"_id", "_collection_name"}\n    return', "return"),
+               ("not in qdrant_keys}", '!= "_id"}'), hints=False),
+    Wrong.edit(2, "every_underscore_key_dropped",
+               ('k != "_id"}', 'not k.startswith("_")}'), like="collection_name_left_in"),
+    Wrong(2, "id_left_unset", '''def with_ids(docs):
+    return [
+        RealDocument(doc.page_content, id=doc.id,
+                     metadata={k: v for k, v in doc.metadata.items() if k not in {"_id", "_collection_name"}})
+        for doc in docs
+    ]
+'''),
     # Exercise 3 (debug): the threshold from the raw scores
     Wrong(3, "stub_with_the_setup_skipped", STUB, forget=("warnings",)),
-    Wrong(3, "as_shipped", _kept(test="score > threshold")),
-    Wrong(3, "cosine_not_relevance", _kept(test="score >= threshold")),
-    Wrong(3, "equal_left_out", _kept(test="(score + 1) / 2 > threshold")),
-    Wrong(3, "default_k", _kept(k="4")),
+    Wrong(3, "as_shipped", '''def kept(query, threshold):
+    scored = corpus.similarity_search_with_score(query, k=6)
+    return sorted(d.metadata["name"] for d, score in scored if score > threshold)
+'''),
+    Wrong.edit(3, "cosine_not_relevance", ("score >", "score >="), like="as_shipped"),
+    Wrong.edit(3, "equal_left_out", ("score >", "(score + 1) / 2 >"), like="as_shipped"),
+    Wrong.edit(3, "default_k", ("k=6)", "k=4)"), ("score >", "(score + 1) / 2 >="), like="as_shipped"),
 ]
 
 EQUIVALENT = {

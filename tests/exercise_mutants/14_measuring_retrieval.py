@@ -2,105 +2,45 @@
 
 from tools.mutants import STUB, Wrong
 
-_BOOT = '''def paired_bootstrap(a, b, resamples=10_000, seed=0):
-    if set(a) != set(b):
-        raise ValueError("a and b must score the same questions")
-    DIFFS
-    rng = np.random.default_rng(seed)
-    draws = rng.integers(0, len(diffs), size=(resamples, len(diffs)))
-    means = diffs[draws].mean(axis=1)
-    low, high = np.percentile(means, [LOW, HIGH])
-    return float(low), float(high)
-'''
-_BY_ID = "diffs = np.array([a[q] - b[q] for q in sorted(a)])"
-
-_TEST = '''def randomization_p_value(a, b, resamples=10_000, seed=0):
-    if set(a) != set(b):
-        raise ValueError("a and b must score the same questions")
-    diffs = np.array([a[q] - b[q] for q in sorted(a)])
-    rng = np.random.default_rng(seed)
-    signs = rng.choice([-1.0, 1.0], size=(resamples, len(diffs)))
-    flipped = FLIPPED
-    as_far = int(np.sum(COMPARE))
-    return RESULT
-'''
-_ABS = "np.abs((signs * diffs).mean(axis=1))"
-_GE = "flipped >= abs(diffs.mean()) - 1e-12"
-_P = "(as_far + 1) / (resamples + 1)"
-
-
-def _test(flipped=_ABS, compare=_GE, result=_P):
-    return (_TEST.replace("FLIPPED", flipped).replace("COMPARE", compare)
-            .replace("RESULT", result))
-
-
-_MINE = '''def my_questions():
-    return [
-        {"id": "my1", "question": Q1, "style": S1,
-         "relevant": [evaluate.span_of("pass", '"pass" is a null operation')]},
-        {"id": "my2", "question": "Can a lambda contain a statement?", "style": "keyword",
-         "relevant": [evaluate.span_of("lambda", "lambda expressions cannot contain")]},
-        {"id": "my3", "question": "How do I read a CSV file?", "style": S3,
-         "relevant": R3},
-    ]
-'''
-
-
-def _mine(q1='"What does pass do?"', s1='"keyword"', s3='"unanswerable"', r3="[]"):
-    return _MINE.replace("Q1", q1).replace("S1", s1).replace("S3", s3).replace("R3", r3)
-
-
 WRONG = [
     # Exercise 1 (predict): where fusion pays, style by style
-    Wrong(1, "fusion_never_pays", '''def predicted_verdicts() -> dict[str, str]:
-    return {"keyword": "unclear", "mixed": "unclear", "paraphrase": "MiniLM"}
-'''),
-    Wrong(1, "the_whole_table_for_each_style", '''def predicted_verdicts() -> dict[str, str]:
-    return {"keyword": "unclear", "mixed": "unclear", "paraphrase": "unclear"}
-'''),
-    Wrong(1, "fusion_always_pays", '''def predicted_verdicts() -> dict[str, str]:
-    return {"keyword": "hybrid", "mixed": "hybrid", "paraphrase": "hybrid"}
-'''),
+    Wrong.edit(1, "fusion_never_pays", ('"hybrid", "mixed": "hybrid",', '"unclear", "mixed": "unclear",')),
+    Wrong.edit(1, "the_whole_table_for_each_style",
+               ('"paraphrase": "MiniLM"', '"paraphrase": "unclear"'), like="fusion_never_pays"),
+    Wrong.edit(1, "fusion_always_pays", ('"paraphrase": "MiniLM"', '"paraphrase": "hybrid"')),
     Wrong(1, "computed_from_the_runs", '''def predicted_verdicts() -> dict[str, str]:
     return {s: nb14.style_verdicts()[s] for s in ("keyword", "mixed", "paraphrase")}
 '''),
     # Exercise 2 (extend): the paired bootstrap
     Wrong(2, "stub_with_the_setup_skipped", STUB, forget=("np", "evaluate")),
-    Wrong(2, "ninety_percent", _BOOT.replace("DIFFS", _BY_ID).replace("LOW", "5")
-          .replace("HIGH", "95")),
-    Wrong(2, "paired_by_position", _BOOT.replace(
-        "DIFFS", "diffs = np.array([x - y for x, y in zip(a.values(), b.values())])")
-        .replace("LOW", "2.5").replace("HIGH", "97.5")),
-    Wrong(2, "unpaired", '''def paired_bootstrap(a, b, resamples=10_000, seed=0):
-    if set(a) != set(b):
-        raise ValueError("a and b must score the same questions")
-    rng = np.random.default_rng(seed)
-    xs, ys = np.array(list(a.values())), np.array(list(b.values()))
-    means = [rng.choice(xs, len(xs)).mean() - rng.choice(ys, len(ys)).mean()
-             for _ in range(resamples)]
-    low, high = np.percentile(means, [2.5, 97.5])
-    return float(low), float(high)
-'''),
-    Wrong(2, "without_replacement", '''def paired_bootstrap(a, b, resamples=10_000, seed=0):
-    if set(a) != set(b):
-        raise ValueError("a and b must score the same questions")
-    diffs = np.array([a[q] - b[q] for q in sorted(a)])
-    rng = np.random.default_rng(seed)
-    means = [rng.permutation(diffs).mean() for _ in range(resamples)]
-    low, high = np.percentile(means, [2.5, 97.5])
-    return float(low), float(high)
-'''),
-    Wrong(2, "no_check_of_the_questions", _BOOT.replace(
-        '''    if set(a) != set(b):
-        raise ValueError("a and b must score the same questions")
-''', "").replace("DIFFS", "diffs = np.array([a[q] - b.get(q, 0.0) for q in sorted(a)])")
-        .replace("LOW", "2.5").replace("HIGH", "97.5")),
+    Wrong.edit(2, "ninety_percent", ("[2.5, 97.5])\n    return", "[5, 95])\n    return"), hints=False),
+    Wrong.edit(2, "paired_by_position",
+               ("np.array([a[q] - b[q] for q in sorted(a)])",
+                "np.array([x - y for x, y in zip(a.values(), b.values())])"), hints=False),
+    Wrong.edit(2, "unpaired",
+               ("    diffs = np.array([a[q] - b[q] for q in sorted(a)])  # paired by question id\n", ""),
+               ("draws = rng.integers(0, len(diffs), size=(resamples, len(diffs)))  # with replacement\n"
+                "    means = diffs[draws].mean(axis=1)",
+                "xs, ys = np.array(list(a.values())), np.array(list(b.values()))\n"
+                "    means = [rng.choice(xs, len(xs)).mean() - rng.choice(ys, len(ys)).mean()\n"
+                "             for _ in range(resamples)]"), hints=False),
+    Wrong.edit(2, "without_replacement",
+               ("draws = rng.integers(0, len(diffs), size=(resamples, len(diffs)))  # with replacement\n"
+                "    means = diffs[draws].mean(axis=1)",
+                "means = [rng.permutation(diffs).mean() for _ in range(resamples)]"), hints=False),
+    Wrong.edit(2, "no_check_of_the_questions",
+               ("):\n"
+                "    if set(a) != set(b):\n"
+                '        raise ValueError("a and b must score the same questions")',
+                "):"),
+               ("b[q]", "b.get(q, 0.0)"), hints=False),
     # Exercise 3 (extend): the paired randomization test
     Wrong(3, "stub_with_the_setup_skipped", STUB, forget=("np", "evaluate")),
-    Wrong(3, "one_sided", _test(flipped="(signs * diffs).mean(axis=1)",
-                                compare="flipped >= diffs.mean() - 1e-12")),
-    Wrong(3, "ties_left_out", _test(compare="flipped > abs(diffs.mean()) + 1e-12")),
-    Wrong(3, "never_plus_one", _test(result="as_far / resamples")),
+    Wrong.edit(3, "one_sided",
+               ("np.abs((signs * diffs).mean(axis=1))", "(signs * diffs).mean(axis=1)"),
+               ("abs(diffs.mean())", "diffs.mean()"), hints=False),
+    Wrong.edit(3, "ties_left_out", (">= abs(diffs.mean()) -", "> abs(diffs.mean()) +"), hints=False),
+    Wrong.edit(3, "never_plus_one", ("(as_far + 1) / (resamples + 1)", "as_far / resamples"), hints=False),
     Wrong(3, "shuffles_scores_between_a_and_b", '''def randomization_p_value(a, b, resamples=10_000, seed=0):
     if set(a) != set(b):
         raise ValueError("a and b must score the same questions")
@@ -114,24 +54,23 @@ WRONG = [
         as_far += abs(mixed[: len(ids)].mean() - mixed[len(ids):].mean()) >= observed - 1e-12
     return (as_far + 1) / (resamples + 1)
 '''),
-    Wrong(3, "permutes_the_differences", '''def randomization_p_value(a, b, resamples=10_000, seed=0):
-    if set(a) != set(b):
-        raise ValueError("a and b must score the same questions")
-    diffs = np.array([a[q] - b[q] for q in sorted(a)])
-    rng = np.random.default_rng(seed)
-    means = np.array([rng.permutation(diffs).mean() for _ in range(resamples)])
-    as_far = int(np.sum(np.abs(means) >= abs(diffs.mean()) - 1e-12))
-    return (as_far + 1) / (resamples + 1)
-'''),
+    Wrong.edit(3, "permutes_the_differences",
+               ("signs = rng.choice([-1.0, 1.0], size=(resamples, len(diffs)))\n"
+                "    flipped = np.abs((signs * diffs).mean(axis=1))",
+                "means = np.array([rng.permutation(diffs).mean() for _ in range(resamples)])"),
+               ("int(np.sum(flipped", "int(np.sum(np.abs(means)"), hints=False),
     # Exercise 4 (apply): questions of your own
     Wrong(4, "stub_with_the_setup_skipped", STUB, forget=("evaluate", "topics")),
-    Wrong(4, "questions_x_and_xx", _mine(q1='"x"').replace(
-        '"Can a lambda contain a statement?"', '"xx"')),
-    Wrong(4, "style_banana", _mine(s1='"banana"')),
-    Wrong(4, "unanswerable_with_a_span", _mine(
-        r3='[evaluate.span_of("pass", \'"pass" is a null operation\')]')),
-    Wrong(4, "answerable_marked_unanswerable_empty", _mine(s3='"keyword"')),
-    Wrong(4, "the_same_question_twice", _mine(q1='"Can a lambda contain a statement?"')),
+    Wrong.edit(4, "questions_x_and_xx",
+               ('"What does pass do?",', '"x",'),
+               ('"Can a lambda contain a statement?",', '"xx",'), hints=False),
+    Wrong.edit(4, "style_banana", ('do?", "style": "keyword"', 'do?", "style": "banana"'), hints=False),
+    Wrong.edit(4, "unanswerable_with_a_span",
+               ('"relevant": []},',
+                "\"relevant\": [evaluate.span_of(\"pass\", '\"pass\" is a null operation')]},"), hints=False),
+    Wrong.edit(4, "answerable_marked_unanswerable_empty", ('"unanswerable",', '"keyword",'), hints=False),
+    Wrong.edit(4, "the_same_question_twice",
+               ('"What does pass do?",', '"Can a lambda contain a statement?",'), hints=False),
 ]
 
 _ANY_RESAMPLES = ("a bootstrap or a randomization test with 10,001 resamples is as right as "
@@ -173,36 +112,21 @@ WRONG += [
     flipped = np.abs((signs * diffs).mean(axis=1))
     return (int(np.sum(flipped >= abs(diffs.mean()) - 1e-12)) + 1) / (resamples + 1)
 '''),
-    Wrong(4, "gibberish_questions", '''def my_questions():
-    return [
-        {"id": "my1", "question": "zork blorp quux?", "style": "keyword",
-         "relevant": [evaluate.span_of("pass", '"pass" is a null operation')]},
-        {"id": "my2", "question": "flarg wibble snorf?", "style": "keyword",
-         "relevant": [evaluate.span_of("lambda", "lambda expressions cannot contain")]},
-        {"id": "my3", "question": "glorp zibble frotz?", "style": "unanswerable",
-         "relevant": []},
-    ]
-'''),
+    Wrong.edit(4, "gibberish_questions",
+               ('"What does pass do?",', '"zork blorp quux?",'),
+               ('"Can a lambda contain a statement?",', '"flarg wibble snorf?",'),
+               ('"How do I read a CSV file?",', '"glorp zibble frotz?",'), hints=False),
 ]
 WRONG += [
-    Wrong(2, "resamples_ignored", '''def paired_bootstrap(a, b, resamples=10_000, seed=0):
-    if set(a) != set(b):
-        raise ValueError("a and b must score the same questions")
-    diffs = np.array([a[q] - b[q] for q in sorted(a)])
-    rng = np.random.default_rng(seed)
-    means = diffs[rng.integers(0, len(diffs), size=(10_000, len(diffs)))].mean(axis=1)
-    low, high = np.percentile(means, [2.5, 97.5])
-    return float(low), float(high)
-'''),
-    Wrong(3, "resamples_ignored", '''def randomization_p_value(a, b, resamples=10_000, seed=0):
-    if set(a) != set(b):
-        raise ValueError("a and b must score the same questions")
-    diffs = np.array([a[q] - b[q] for q in sorted(a)])
-    rng = np.random.default_rng(seed)
-    signs = rng.choice([-1.0, 1.0], size=(10_000, len(diffs)))
-    flipped = np.abs((signs * diffs).mean(axis=1))
-    return (int(np.sum(flipped >= abs(diffs.mean()) - 1e-12)) + 1) / (10_000 + 1)
-'''),
+    Wrong.edit(2, "resamples_ignored",
+               ("draws = rng.integers(0, len(diffs), size=(resamples, len(diffs)))  # with replacement\n"
+                "    means = diffs[draws].mean(axis=1)",
+                "means = diffs[rng.integers(0, len(diffs), size=(10_000, len(diffs)))].mean(axis=1)"), hints=False),
+    Wrong.edit(3, "resamples_ignored",
+               ("size=(resamples,", "size=(10_000,"),
+               ("as_far = int(np.sum(flipped >= abs(diffs.mean()) - 1e-12))  # a tie counts\n"
+                "    return (as_far + 1) / (resamples",
+                "return (int(np.sum(flipped >= abs(diffs.mean()) - 1e-12)) + 1) / (10_000"), hints=False),
 ]
 
 # Issue 38: the normal approximation in place of the bootstrap and the sign flips, and shipped

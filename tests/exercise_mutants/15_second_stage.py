@@ -2,73 +2,37 @@
 
 from tools.mutants import STUB, Wrong
 
-_GIVEN = '''def fixed_loss_and_gradient(w, x, y, l2):
+WRONG = [
+    # Exercise 1 (predict): what the real reranker and retriever return
+    Wrong.edit(1, "tie_broken_by_last_seen", ('["C", "A"], "minus1": ["C", "A",', '["A", "C"], "minus1": ["A", "C",')),
+    Wrong.edit(1, "negative_top_n_keeps_all", ('"minus1": ["C", "A", "B"]', '"minus1": ["C", "A", "B", "D"]')),
+    Wrong.edit(1, "missing_scores_count_as_zero", ('"short": ["C", "D"]', '"short": ["C", "D", "B"]')),
+    Wrong.edit(1, "empty_first_stage_calls_the_model", ('"empty": []', '"empty": ["error"]')),
+    # Exercise 2 (debug): the hand-written gradient's three bugs
+    Wrong(2, "colleagues_code_as_given", '''def fixed_loss_and_gradient(w, x, y, l2):
     p = 1 / (1 + np.exp(-(x @ w)))
     loss = -np.mean(y * np.log(p + 1e-12) + (1 - y) * np.log(1 - p + 1e-12))
     loss += l2 / 2 * float(w @ w)
     gradient = x.T @ (y - p) + l2 * w
     return float(loss), gradient
-'''
-
-WRONG = [
-    # Exercise 1 (predict): what the real reranker and retriever return
-    Wrong(1, "tie_broken_by_last_seen", '''def prediction() -> dict:
-    return {"top2": ["A", "C"], "minus1": ["A", "C", "B"], "short": ["C", "D"], "empty": []}
 '''),
-    Wrong(1, "negative_top_n_keeps_all", '''def prediction() -> dict:
-    return {"top2": ["C", "A"], "minus1": ["C", "A", "B", "D"], "short": ["C", "D"],
-            "empty": []}
-'''),
-    Wrong(1, "missing_scores_count_as_zero", '''def prediction() -> dict:
-    return {"top2": ["C", "A"], "minus1": ["C", "A", "B"], "short": ["C", "D", "B"],
-            "empty": []}
-'''),
-    Wrong(1, "empty_first_stage_calls_the_model", '''def prediction() -> dict:
-    return {"top2": ["C", "A"], "minus1": ["C", "A", "B"], "short": ["C", "D"],
-            "empty": ["error"]}
-'''),
-    # Exercise 2 (debug): the hand-written gradient's three bugs
-    Wrong(2, "colleagues_code_as_given", _GIVEN),
-    Wrong(2, "sign_mended_only", _GIVEN.replace("(y - p)", "(p - y)")),
-    Wrong(2, "mean_but_intercept_penalised", '''def fixed_loss_and_gradient(w, x, y, l2):
-    p = 1 / (1 + np.exp(-(x @ w)))
-    loss = -np.mean(y * np.log(p + 1e-12) + (1 - y) * np.log(1 - p + 1e-12))
-    loss += l2 / 2 * float(w @ w)
-    gradient = x.T @ (p - y) / len(y) + l2 * w
-    return float(loss), gradient
-'''),
-    Wrong(2, "intercept_skipped_in_the_gradient_only", '''def fixed_loss_and_gradient(w, x, y, l2):
-    p = 1 / (1 + np.exp(-(x @ w)))
-    loss = -np.mean(y * np.log(p + 1e-12) + (1 - y) * np.log(1 - p + 1e-12))
-    loss += l2 / 2 * float(w @ w)
-    gradient = x.T @ (p - y) / len(y) + l2 * np.r_[0.0, w[1:]]
-    return float(loss), gradient
-'''),
-    Wrong(2, "sum_not_mean", '''def fixed_loss_and_gradient(w, x, y, l2):
-    p = 1 / (1 + np.exp(-(x @ w)))
-    loss = -np.mean(y * np.log(p + 1e-12) + (1 - y) * np.log(1 - p + 1e-12))
-    kept = np.r_[0.0, w[1:]]
-    loss += l2 / 2 * float(kept @ kept)
-    gradient = x.T @ (p - y) + l2 * kept
-    return float(loss), gradient
-'''),
+    Wrong.edit(2, "sign_mended_only", ("(y - p)", "(p - y)"), like="colleagues_code_as_given"),
+    Wrong.edit(2, "mean_but_intercept_penalised", ("(y - p)", "(p - y) / len(y)"), like="colleagues_code_as_given"),
+    Wrong.edit(2, "intercept_skipped_in_the_gradient_only",
+               ("(y - p) + l2 * w", "(p - y) / len(y) + l2 * np.r_[0.0, w[1:]]"), like="colleagues_code_as_given"),
+    Wrong.edit(2, "sum_not_mean",
+               ("loss += l2 / 2 * float(w @ w)", "kept = np.r_[0.0, w[1:]]\n    loss += l2 / 2 * float(kept @ kept)"),
+               ("(y - p) + l2 * w", "(p - y) + l2 * kept"), like="colleagues_code_as_given"),
     Wrong(2, "harness_skipped", STUB, forget=("np",)),
     # Exercise 3 (apply): a seventh feature
     Wrong(3, "constant", '''def my_feature(question: str, passage: str) -> float:
     return 1.0
 '''),
-    Wrong(3, "same_for_every_passage", '''def my_feature(question: str, passage: str) -> float:
-    return float(len(question.split()))
-'''),
-    Wrong(3, "the_dense_cosine_again", '''def my_feature(question: str, passage: str) -> float:
-    return rerank.features(question, passage)[0]
-'''),
-    Wrong(3, "the_length_again", '''def my_feature(question: str, passage: str) -> float:
-    return 2 * math.log(len(passage)) + 1
-'''),
-    Wrong(3, "not_a_number", '''def my_feature(question: str, passage: str) -> float:
-    return "code" if ">>>" in passage else "prose"
-'''),
+    Wrong.edit(3, "same_for_every_passage", ("return 1.0", "return float(len(question.split()))"), like="constant"),
+    Wrong.edit(3, "the_dense_cosine_again",
+               ("return 1.0", "return rerank.features(question, passage)[0]"), like="constant"),
+    Wrong.edit(3, "the_length_again", ("return 1.0", "return 2 * math.log(len(passage)) + 1"), like="constant"),
+    Wrong.edit(3, "not_a_number", ("return 1.0", 'return "code" if ">>>" in passage else "prose"'), like="constant"),
     Wrong(3, "nan_on_some", '''def my_feature(question: str, passage: str) -> float:
     words = [w for w in passage.split() if w.lower() in question.lower().split()]
     return len(words) / len(words) if words else float("nan")
@@ -106,9 +70,7 @@ WRONG += [
 '''),
 ]
 WRONG += [
-    Wrong(3, "the_length_rescaled", '''def my_feature(question: str, passage: str) -> float:
-    return len(passage) ** 0.5
-'''),
+    Wrong.edit(3, "the_length_rescaled", ("return 1.0", "return len(passage) ** 0.5"), like="constant"),
 ]
 WRONG += [
 ]

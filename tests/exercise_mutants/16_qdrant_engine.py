@@ -4,23 +4,16 @@ from tools.mutants import STUB, Wrong
 
 WRONG = [
     # Exercise 1 (predict): which searches are exact
-    Wrong(1, "a_graph_is_always_walked", '''def exact_searches() -> dict[str, bool]:
-    return {"a": True, "b": False, "c": False, "d": True}
-'''),
-    Wrong(1, "hnsw_ef_1_is_taken_as_exact", '''def exact_searches() -> dict[str, bool]:
-    return {"a": True, "b": True, "c": True, "d": True}
-'''),
-    Wrong(1, "exact_true_ignored_on_a_walked_graph", '''def exact_searches() -> dict[str, bool]:
-    return {"a": True, "b": True, "c": False, "d": False}
-'''),
+    Wrong.edit(1, "a_graph_is_always_walked", ('"b": True', '"b": False')),
+    Wrong.edit(1, "hnsw_ef_1_is_taken_as_exact", ('"c": False', '"c": True')),
+    Wrong.edit(1, "exact_true_ignored_on_a_walked_graph", ('"d": True', '"d": False')),
     Wrong(1, "untouched_stub", STUB),
     # Exercise 2 (extend): count by a metadata key, in the engine
-    Wrong(2, "facet_default_limit_of_10", '''def count_by(store, key):
-    field = f"metadata.{key}"
-    index = edge.UpdateOperation.create_field_index(field, edge.PayloadSchemaType.Keyword)
-    store.shard.update(index)
-    return {hit.value: hit.count for hit in store.shard.facet(edge.FacetRequest(key=field)).hits}
-'''),
+    Wrong.edit(2, "facet_default_limit_of_10",
+               ("hits = store.shard.facet(edge.FacetRequest(key=field, limit=10_000, exact=True)).hits\n"
+                "    return {hit.value: hit.count for hit in hits}",
+                "return {hit.value: hit.count for hit in store.shard.facet(edge.FacetRequest(key=field)).hits}"),
+               hints=False),
     Wrong(2, "facet_without_a_payload_index", '''def count_by(store, key):
     field = f"metadata.{key}"
     hits = store.shard.facet(edge.FacetRequest(key=field, limit=10_000, exact=True)).hits
