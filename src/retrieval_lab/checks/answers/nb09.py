@@ -129,10 +129,5 @@ def same_scores(mine: Any, sqlites: list[float]) -> bool:
 
 
 #: What each exercise's answer may use (checks/allow.py reads its cell before it runs).
-ALLOWED = {
-    "Exercise 2": Allow(
-        answer="sqlite_bm25_scores",
-        modules=["math", "collections"],
-        names=["bm25_scores", "split_terms", "Document"],
-    ),
-}
+ALLOWED = {"Exercise 2": Allow(answer="sqlite_bm25_scores", modules=["math", "collections"],
+                               names=["bm25_scores", "split_terms", "Document"])}

@@ -9,6 +9,9 @@ from functools import lru_cache
 from typing import Any
 from unittest import mock
 
+from langchain_core.documents import Document
+from langchain_core.vectorstores import InMemoryVectorStore, VectorStoreRetriever
+
 from retrieval_lab.checks.allow import Allow
 from retrieval_lab.models.embeddings import BagOfWords, words_of
 
@@ -79,18 +82,17 @@ def _quiet() -> Any:
     return mock.patch.object(logging.getLogger("langchain_core.vectorstores.base"), "disabled", True)
 
 
-def _real_store(relevance: bool = True, docs: list | None = None, embedding: Any = None) -> Any:
-    """A real InMemoryVectorStore of Build it's rows, labelled ``{"row": n}`` (or of ``docs``);
-    with ``relevance``, surprise 2's relevance function, (cos + 1) / 2 (the class has none)."""
-    from langchain_core.documents import Document
-    from langchain_core.vectorstores import InMemoryVectorStore
+class _CosineStore(InMemoryVectorStore):
+    """The real store with surprise 2's relevance function, (cos + 1) / 2 (the class has none)."""
 
-    class CosineStore(InMemoryVectorStore):
-        def _select_relevance_score_fn(self) -> Callable[[float], float]:
-            return lambda cosine: (cosine + 1) / 2
+    def _select_relevance_score_fn(self) -> Callable[[float], float]:
+        return lambda cosine: (cosine + 1) / 2
 
-    docs = docs or [Document(text, id=i, metadata={"row": n}) for n, (i, text) in enumerate(ROWS)]
-    return (CosineStore if relevance else InMemoryVectorStore).from_documents(docs, embedding or BagOfWords())
+
+def _build_it(cls: type = _CosineStore) -> Any:
+    """Build it's rows in a real store, each labelled ``{"row": n}``."""
+    return cls.from_documents(
+        [Document(text, id=i, metadata={"row": n}) for n, (i, text) in enumerate(ROWS)], BagOfWords())
 
 
 # ----------------------------------------------------------------- Exercise 1: predict
@@ -98,9 +100,7 @@ def _real_store(relevance: bool = True, docs: list | None = None, embedding: Any
 
 def what_the_retrievers_do() -> dict[str, Any]:
     """For each of Exercise 1's retrievers: "refused", "fails", or how many documents."""
-    from langchain_core.vectorstores import VectorStoreRetriever
-
-    store = _real_store(relevance=False)
+    store = _build_it(InMemoryVectorStore)
 
     def outcome(arguments: dict) -> str | int:
         try:
@@ -117,7 +117,7 @@ def what_the_retrievers_do() -> dict[str, Any]:
 
 # ----------------------------------------------------------------- Exercise 2: extend
 
-_labelled = lru_cache(maxsize=1)(_real_store)
+_labelled = lru_cache(maxsize=1)(_build_it)
 
 
 def scored_runs(retriever_class: type) -> Callable[[dict, str, list], list]:
@@ -174,10 +174,8 @@ GRID = tuple(round(0.5 + i / 100, 2) for i in range(51))
 def _bow_faq() -> tuple[Any, tuple[list[float], list[float]]]:
     """The FAQ in a real BagOfWords store with (cos + 1) / 2, and the relevance scores of its
     pairs with the questions, split by the labels."""
-    from langchain_core.documents import Document
-
     vocabulary = {w for text in [*dict(FAQ).values(), *QUESTIONS] for w in words_of(text)}
-    store = _real_store(docs=[Document(text, id=i) for i, text in FAQ], embedding=BagOfWords(sorted(vocabulary)))
+    store = _CosineStore.from_documents([Document(text, id=i) for i, text in FAQ], BagOfWords(sorted(vocabulary)))
     relevant: list[float] = []
     irrelevant: list[float] = []
     for question, answers in QUESTIONS.items():
@@ -200,8 +198,7 @@ def _score_sets(seed: int = 11) -> dict[str, tuple[list[float], list[float]]]:
     rng = random.Random(seed)
     for n in range(8):
         irrelevant = [round(rng.uniform(0.3, 0.95), rng.choice([2, 3, 6])) for _ in range(20)]
-        relevant = [round(rng.uniform(0.6, 1.0), 3) for _ in range(5)]
-        sets[f"drawn set {n + 1}"] = (relevant, irrelevant)
+        sets[f"drawn set {n + 1}"] = ([round(rng.uniform(0.6, 1.0), 3) for _ in range(5)], irrelevant)
     return sets
 
 
@@ -235,10 +232,7 @@ def threshold_problems(choose: Callable[[list[float], list[float]], float]) -> s
 
 #: What each exercise's answer may use (checks/allow.py reads its cell before it runs).
 ALLOWED = {
-    "Exercise 2": Allow(
-        answer="ScoredRetriever",
-        names=["VectorStoreRetriever", "Document", "RealDocument"],
-        refuse=["invoke", "ainvoke", "batch", "get_relevant_documents"],
-    ),
+    "Exercise 2": Allow(answer="ScoredRetriever", names=["VectorStoreRetriever", "Document", "RealDocument"],
+                        refuse=["invoke", "ainvoke", "batch", "get_relevant_documents"]),
     "Exercise 3": Allow(answer="safe_threshold", modules=["math"]),
 }

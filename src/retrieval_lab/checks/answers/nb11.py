@@ -108,12 +108,9 @@ def same_ms(mine: Any, expected: float) -> bool:
 
 #: What each exercise's answer may use (checks/allow.py reads its cell before it runs).
 ALLOWED = {
-    "Exercise 2": Allow(
-        answer="top_ids",
-        modules=["numpy"],
-        refuse=["similarity_search", "similarity_search_with_score", "similarity_search_by_vector",
-                "similarity_search_with_relevance_scores", "max_marginal_relevance_search",
-                "as_retriever", "invoke", "get_by_ids", "search", "IDSelectorBatch"],
-    ),
+    "Exercise 2": Allow(answer="top_ids", modules=["numpy"],
+                        refuse=["similarity_search", "similarity_search_with_score", "similarity_search_by_vector",
+                                "similarity_search_with_relevance_scores", "max_marginal_relevance_search",
+                                "as_retriever", "invoke", "get_by_ids", "search", "IDSelectorBatch"]),
     "Exercise 3": Allow(answer="read_ms", modules=["math"]),
 }

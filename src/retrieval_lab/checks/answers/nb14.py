@@ -40,12 +40,12 @@ STYLES = ("keyword", "mixed", "paraphrase")
 def style_verdicts() -> dict[str, str]:
     """hybrid, MiniLM or unclear per style: the hybrid against MiniLM on nDCG@10, paired on
     each style's questions, the three p-values Holm-adjusted together (``significance``)."""
-    hybrid, minilm = _ndcg10("hybrid (RRF)"), _ndcg10("MiniLM")
-    scores: dict[str, dict[str, float]] = {}
-    for style in STYLES:
-        ids = {q["id"] for q in _runs()[2] if q["style"] == style}
-        scores[f"hybrid {style}"] = {q: v for q, v in hybrid.items() if q in ids}
-        scores[f"MiniLM {style}"] = {q: v for q, v in minilm.items() if q in ids}
+    scores = {}
+    for run in ("hybrid (RRF)", "MiniLM"):
+        values = _ndcg10(run)
+        for style in STYLES:
+            ids = {q["id"] for q in _runs()[2] if q["style"] == style}
+            scores[f"{run.split()[0]} {style}"] = {q: v for q, v in values.items() if q in ids}
     found = evaluate.significance([(f"hybrid {s}", f"MiniLM {s}") for s in STYLES], scores)
     return {s: c.verdict.split()[0] if "beats" in c.verdict else "unclear"
             for s, c in zip(STYLES, found, strict=True)}
@@ -210,14 +210,8 @@ def _words(text: str) -> list[str]:
 
 
 def question_problems(mine: Any) -> str | None:
-    """What is wrong with three questions a learner wrote, or None.
-
-    The file's own checks (``check_questions`` with the course's styles), then: three
-    questions, two or more answerable, each a question of at least three words, mostly words
-    of the corpus, not already in the shipped file nor asked twice, each span landing on a
-    passage; and the course's MiniLM retriever runs on them and they are scored like the
-    shipped ones.
-    """
+    """What is wrong with three questions a learner wrote, or None: the file's own checks, then
+    what the exercise asks, spans that land on passages, and MiniLM's run scored as the shipped."""
     try:
         evaluate.check_questions(mine, "your questions", styles=evaluate.STYLES)
     except evaluate.QuestionFileError as error:
@@ -269,19 +263,10 @@ def _minilm() -> Callable[[str], list[str]]:
 
 #: What each exercise's answer may use (checks/allow.py reads its cell before it runs).
 ALLOWED = {
-    "Exercise 2": Allow(
-        answer="paired_bootstrap",
-        modules=["numpy", "math", "random"],
-        refuse=["bootstrap", "bootstrap_interval", "paired_difference"],
-    ),
-    "Exercise 3": Allow(
-        answer="randomization_p_value",
-        modules=["numpy", "math", "random"],
-        refuse=["permutation_test", "randomization_p_value", "significance", "ttest_rel"],
-    ),
-    "Exercise 4": Allow(
-        answer="my_questions",
-        names=["evaluate"],
-        refuse=["load_questions", "shipped_questions_path", "questions"],
-    ),
+    "Exercise 2": Allow(answer="paired_bootstrap", modules=["numpy", "math", "random"],
+                        refuse=["bootstrap", "bootstrap_interval", "paired_difference"]),
+    "Exercise 3": Allow(answer="randomization_p_value", modules=["numpy", "math", "random"],
+                        refuse=["permutation_test", "randomization_p_value", "significance", "ttest_rel"]),
+    "Exercise 4": Allow(answer="my_questions", names=["evaluate"],
+                        refuse=["load_questions", "shipped_questions_path", "questions"]),
 }

@@ -135,11 +135,5 @@ def count_trial() -> dict[str, Any]:
 
 
 #: What each exercise's answer may use (checks/allow.py reads its cell before it runs).
-ALLOWED = {
-    "Exercise 2": Allow(
-        answer="count_by",
-        modules=["collections"],
-        names=["edge"],
-        refuse=["scroll", "retrieve", "query", "search", "similarity_search", "get_by_ids"],
-    ),
-}
+ALLOWED = {"Exercise 2": Allow(answer="count_by", modules=["collections"], names=["edge"],
+                               refuse=["scroll", "retrieve", "query", "search", "similarity_search", "get_by_ids"])}
