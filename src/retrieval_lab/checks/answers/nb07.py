@@ -2,67 +2,52 @@
 
 from __future__ import annotations
 
-import random
 import uuid
 from typing import Any
 
 import numpy as np
+from langchain_core.documents import Document as RealDocument
+from langchain_core.vectorstores import InMemoryVectorStore
+from langchain_core.vectorstores.utils import maximal_marginal_relevance
 
 from retrieval_lab.checks.allow import Allow
+from retrieval_lab.checks.answers import fresh_seed
 from retrieval_lab.checks.standard_suite import run_vectorstore_suite, suite_report, vectorstore_test_names
 from retrieval_lab.data.corpus import CAT_DOG_PLANE
 from retrieval_lab.models.embeddings import BagOfWords
 from retrieval_lab.scratch import Document
 
-# ----------------------------------------------------------------- Exercise 1: predict
 
-
+# Exercise 1 (predict): the five things the exercise asks, on a fresh real store of the plane.
 def what_the_store_does() -> dict[str, Any]:
-    """The five things the exercise asks about, on a fresh real store of the cat/dog plane."""
-    from langchain_core.documents import Document
-    from langchain_core.vectorstores import InMemoryVectorStore
-
-
     store = InMemoryVectorStore(BagOfWords(["cat", "dog"]))
-    store.add_documents([Document(text, id=i) for i, text in CAT_DOG_PLANE])
-    found = {
+    store.add_documents([RealDocument(text, id=i) for i, text in CAT_DOG_PLANE])
+    counts = {name: len(docs) for name, docs in {
         "filtered": store.similarity_search("cat", k=4, filter=lambda d: d.id >= "c4"),
         "sliced": store.similarity_search("dog", k=-2),
         "short": store.max_marginal_relevance_search("cat", k=4, fetch_k=3),
-    }
+    }.items()}
     second = store.max_marginal_relevance_search("cat", k=2, lambda_mult=0)[1].id
-    store.add_documents([Document("dog", id="c1"), Document("cat")])
-    counts = {name: len(docs) for name, docs in found.items()}
+    store.add_documents([RealDocument("dog", id="c1"), RealDocument("cat")])
     return counts | {"second": second, "stored": len(store.store)}
 
 
-# ----------------------------------------------------------------- Exercise 2: MMR
-
-
+# Exercise 2 (debug): MMR's redundancy against every pick so far.
 def mmr(query_vector, vectors, k, lambda_mult) -> list[int]:
     """The real ``maximal_marginal_relevance``'s picks."""
-    from langchain_core.vectorstores.utils import maximal_marginal_relevance
-
-    return maximal_marginal_relevance(
-        np.array(query_vector), vectors, lambda_mult=lambda_mult, k=k
-    )
+    return maximal_marginal_relevance(np.array(query_vector), vectors, lambda_mult=lambda_mult, k=k)
 
 
 def mmr_cases(fresh: bool = True) -> list[tuple[list[float], list[list[float]], int, float]]:
-    """The plane (with its tie), and random corpora drawn here, where the third and later
-    picks depend on every document picked so far."""
+    """The plane (with its tie), and random corpora drawn here (with a seed drawn anew at each
+    check), where the third and later picks depend on every document picked so far."""
     plane = [[2.0, 1.0], [0.0, 1.0], [3.0, 1.0], [1.0, 3.0], [3.0, 1.0], [1.0, 1.0]]
     cases = [
-        ([1.0, 0.0], plane, 2, 0.25),
-        ([1.0, 0.0], plane, 3, 0.25),
-        ([1.0, 1.0], plane, 4, 0.3),
-        ([0.0, 1.0], plane, 6, 0.1),
-        ([1.0, 0.0], plane, 9, 1.0),
-        ([2.0, 1.0, 0.5], [[1.0, 0.5, 0.0], [0.0, 1.0, 1.0], [1.0, 0.4, 0.1], [0.2, 0.1, 1.0]],
-         4, 0.5),
+        ([1.0, 0.0], plane, 2, 0.25), ([1.0, 0.0], plane, 3, 0.25), ([1.0, 1.0], plane, 4, 0.3),
+        ([0.0, 1.0], plane, 6, 0.1), ([1.0, 0.0], plane, 9, 1.0),
+        ([2.0, 1.0, 0.5], [[1.0, 0.5, 0.0], [0.0, 1.0, 1.0], [1.0, 0.4, 0.1], [0.2, 0.1, 1.0]], 4, 0.5),
     ]
-    # a seed drawn anew at each check: no table made with the oracle beforehand holds them
-    rng = np.random.default_rng(random.SystemRandom().randrange(2**32) if fresh else 707)
+    rng = np.random.default_rng(fresh_seed(None if fresh else 707))
     for _ in range(10):
         size, count = int(rng.integers(2, 6)), int(rng.integers(4, 10))
         vectors = rng.normal(size=(count, size)).round(3).tolist()
@@ -72,21 +57,17 @@ def mmr_cases(fresh: bool = True) -> list[tuple[list[float], list[list[float]], 
     return cases
 
 
-# ----------------------------------------------------------------- Exercise 3: add_documents
-
-
-def _own_add_documents(store_class: type) -> str | None:
-    if not isinstance(store_class, type):
-        return f"expected a store class, got {type(store_class).__name__}"
-    if "add_documents" not in vars(store_class):
-        return (f"{store_class.__name__} has no add_documents of its own: the exercise is to mend "
-                "the one it wrote")
-    return None
+# Exercise 3 (debug): add_documents that wrote its ids on the caller's documents.
+def _is_uuid4(value: Any) -> bool:
+    try:
+        return uuid.UUID(value).version == 4 and str(uuid.UUID(value)) == value
+    except (TypeError, ValueError, AttributeError):
+        return False
 
 
 def _add_problems(store_class: type) -> str | None:
-    """What the debug is about, called directly: ids chosen as before, documents untouched."""
-
+    """What the debug is about, called directly (seed 77): ids chosen as the real store chooses
+    them, documents untouched, and each entry the text's, under its id."""
     rng = np.random.default_rng(77)
     for n in range(6):
         count = int(rng.integers(1, 5))
@@ -105,16 +86,11 @@ def _add_problems(store_class: type) -> str | None:
             wanted = ids[position] if ids else doc.id
             if wanted is not None and id_ != wanted:
                 return f"{call}: document {position} belongs under {wanted!r}, not {id_!r}"
-            if wanted is None:
-                try:
-                    fresh = uuid.UUID(id_).version == 4 and str(uuid.UUID(id_)) == id_
-                except (TypeError, ValueError, AttributeError):
-                    fresh = False
-                if not fresh:
-                    return f"{call}: document {position} has no id, and {id_!r} is not a uuid4"
+            if wanted is None and not _is_uuid4(id_):
+                return f"{call}: document {position} has no id, and {id_!r} is not a uuid4"
             entry = store.store.get(id_)
-            if not entry or entry.get("id") != id_ or entry.get("text") != doc.page_content \
-                    or entry.get("metadata") != doc.metadata:
+            want = {"id": id_, "text": doc.page_content, "metadata": doc.metadata}
+            if not entry or {key: entry.get(key) for key in want} != want:
                 return f"{call}: the store's entry under {id_!r} is {entry!r:.80}"
             if not np.allclose(entry.get("vector"), BagOfWords().embed_query(doc.page_content)):
                 return f"{call}: the vector stored under {id_!r} is not the text's"
@@ -124,14 +100,17 @@ def _add_problems(store_class: type) -> str | None:
 def safe_store_problems(store_class: type) -> str | None:
     """Its own add_documents, mended and not borrowed: LangChain's standard tests, then the
     ids and documents of random calls."""
-
-    problem = _own_add_documents(store_class)
-    if problem:
-        return problem
-    outcomes = run_vectorstore_suite(store_class, include_async=False)
+    if not isinstance(store_class, type):
+        return f"expected a store class, got {type(store_class).__name__}"
+    if "add_documents" not in vars(store_class):
+        return (f"{store_class.__name__} has no add_documents of its own: the exercise is to mend "
+                "the one it wrote")
+    outcomes, problem = run_vectorstore_suite(store_class, include_async=False), None
     if not any(o.status == "not attempted" for o in outcomes):
         problem = _add_problems(store_class)
-    outcomes += run_vectorstore_suite(store_class, tests=_async_tests())
+    sync = set(vectorstore_test_names(include_async=False))
+    outcomes += run_vectorstore_suite(store_class, tests=[
+        n for n in vectorstore_test_names(include_async=True) if n not in sync])
     if any(o.status == "not attempted" for o in outcomes):
         raise NotImplementedError
     if not all(o.status in ("passed", "skipped") for o in outcomes):
@@ -139,26 +118,11 @@ def safe_store_problems(store_class: type) -> str | None:
     return problem
 
 
-def _async_tests() -> list[str]:
-
-    every = vectorstore_test_names(include_async=True)
-    return [n for n in every if n not in set(vectorstore_test_names(include_async=False))]
-
-
-
 #: What each exercise's answer may use (checks/allow.py reads its cell before it runs).
 ALLOWED = {
-    "Exercise 2": Allow(
-        answer="fast_mmr",
-        modules=["numpy", "math"],
-        names=["cosine_similarity"],
-        refuse=["maximal_marginal_relevance", "max_marginal_relevance_search",
-                "max_marginal_relevance_search_by_vector", "mmr_trace"],
-    ),
-    "Exercise 3": Allow(
-        answer="SafeStore",
-        modules=["uuid", "copy"],
-        names=["InMemoryVectorStore", "Document"],
-        refuse=["add_documents", "aadd_documents", "add_texts", "aadd_texts", "upsert", "aupsert"],
-    ),
+    "Exercise 2": Allow(answer="fast_mmr", modules=["numpy", "math"], names=["cosine_similarity"],
+                        refuse=["maximal_marginal_relevance", "max_marginal_relevance_search",
+                                "max_marginal_relevance_search_by_vector", "mmr_trace"]),
+    "Exercise 3": Allow(answer="SafeStore", modules=["uuid", "copy"], names=["InMemoryVectorStore", "Document"],
+                        refuse=["add_documents", "aadd_documents", "add_texts", "aadd_texts", "upsert", "aupsert"]),
 }
