@@ -6,12 +6,14 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+from langchain_core.runnables import RunnableLambda
+
 from retrieval_lab.checks.allow import Allow
+from retrieval_lab.checks.answers import fresh_seed
 from retrieval_lab.runtime.callbacks import RecordingHandler
 
-# ----------------------------------------------------------------- Exercise 1: predict
 
-
+# Exercise 1 (predict): the steps, events, keyword arguments and errors of two real chains.
 def _exclaim(text: str) -> str:
     return text + "!"
 
@@ -28,8 +30,6 @@ def _repeat(text: str, times: int = 1) -> str:
 
 def what_the_chains_do() -> dict[str, Any]:
     """Run the exercise's two real chains with a recorder each, and count."""
-    from langchain_core.runnables import RunnableLambda
-
     nested = (RunnableLambda(str.upper) | _exclaim) | (RunnableLambda(_exclaim) | len)
     broken = RunnableLambda(str.strip) | _refuse_empty | _exclaim | len
     heard, heard_broken = RecordingHandler(), RecordingHandler()
@@ -39,27 +39,20 @@ def what_the_chains_do() -> dict[str, Any]:
     except ValueError:
         pass  # the error reaches the caller: the events are what we count
     kinds = [e.event for e in heard_broken.events]
-    return {
-        "steps": len(nested.steps),
-        "events": len(heard.events),
-        "repeated": (RunnableLambda(_repeat) | _repeat).invoke("ab", times=3),
-        "starts": kinds.count("start"),
-        "errors": kinds.count("error"),
-    }
+    return {"steps": len(nested.steps), "events": len(heard.events),
+            "repeated": (RunnableLambda(_repeat) | _repeat).invoke("ab", times=3),
+            "starts": kinds.count("start"), "errors": kinds.count("error")}
 
 
-# ----------------------------------------------------------------- Exercise 2: debug
-
+# Exercise 2 (debug): a fallback chain, against the real with_fallbacks.
 #: The fallbacks' own run: the real one reports it, the exercise's class need not.
 _OWN_RUNS = {"RunnableWithFallbacks", "Fallbacks"}
 
 
 def _run(make_chain: Callable[[list], Any], plan: str, kwargs: dict) -> tuple:
     """What a fallback chain returns (or raises) for "ab", which steps ran with what, and the
-    events its steps reported to a recorder handed in through the config.
-
-    ``plan`` names the steps in order; a name ending in ! raises RuntimeError.
-    """
+    events its steps reported to a recorder handed in through the config. ``plan`` names the
+    steps in order; a name ending in ! raises RuntimeError."""
     ran: list[tuple[str, Any]] = []
 
     def make_step(name: str) -> Callable[..., str]:
@@ -75,32 +68,24 @@ def _run(make_chain: Callable[[list], Any], plan: str, kwargs: dict) -> tuple:
         return step
 
     heard = RecordingHandler()
-    config = {"tags": ["watched"], "callbacks": [heard]}
     chain = make_chain([make_step(n) for n in plan.split()])
     try:
-        result = chain.invoke("ab", config, **kwargs)
+        result = chain.invoke("ab", {"tags": ["watched"], "callbacks": [heard]}, **kwargs)
     except NotImplementedError:
         raise  # the stub: not attempted yet
     except Exception as exc:
         result = f"{type(exc).__name__}: {exc}"
-    events = [(e.event, e.name, e.tags, e.payload) for e in heard.events if e.name not in _OWN_RUNS]
-    return result, ran, events
+    return result, ran, [(e.event, e.name, e.tags, e.payload) for e in heard.events if e.name not in _OWN_RUNS]
 
 
 def real_fallbacks(plan: str, kwargs: dict) -> tuple:
     """The oracle: the same steps behind langchain-core's ``with_fallbacks``."""
-    from langchain_core.runnables import RunnableLambda
-
-    def make(steps: list) -> Any:
-        first, *rest = (RunnableLambda(step) for step in steps)
-        return first.with_fallbacks(rest)
-
-    return _run(make, plan, kwargs)
+    return _run(lambda steps: RunnableLambda(steps[0]).with_fallbacks([RunnableLambda(s) for s in steps[1:]]),
+                plan, kwargs)
 
 
 def fallbacks_run(fallbacks_class: type) -> Callable[[str, dict], tuple]:
     """The learner's class in the same harness: ``Fallbacks(*steps)``."""
-
     def run(plan: str, kwargs: dict) -> tuple:
         return _run(lambda steps: fallbacks_class(*steps), plan, kwargs)
 
@@ -109,33 +94,22 @@ def fallbacks_run(fallbacks_class: type) -> Callable[[str, dict], tuple]:
 
 
 def fallback_cases(seed: int = 8, drawn: int = 12, fresh: bool = True) -> list[tuple[str, dict]]:
-    """Fixed cases (a working primary, every step failing, keyword arguments) plus plans drawn at
-    random with a fixed seed, so a table of the fixed cases is not enough."""
-    cases = [
-        ("primary backup", {}),
-        ("primary! backup", {}),
-        ("primary! backup", {"times": 2}),
-        ("primary! backup!", {}),
-        ("primary! backup! local", {"times": 3}),
-        ("primary! backup! local!", {"times": 2}),
-        ("only!", {}),
-        ("only", {"times": 4}),
-    ]
-    rng = random.Random(random.SystemRandom().randrange(2**32) if fresh else seed)  # anew
-    names = ["alpha", "beta", "gamma", "delta"]
+    """Fixed cases (a working primary, every step failing, keyword arguments) plus plans drawn
+    with a seed drawn anew at each check (``fresh=False``: ``seed``), so a table of the fixed
+    cases is not enough."""
+    cases = [("primary backup", {}), ("primary! backup", {}), ("primary! backup", {"times": 2}),
+             ("primary! backup!", {}), ("primary! backup! local", {"times": 3}),
+             ("primary! backup! local!", {"times": 2}), ("only!", {}), ("only", {"times": 4})]
+    rng = random.Random(fresh_seed(None if fresh else seed))
     for _ in range(drawn):
-        size = rng.randint(1, 4)
-        plan = " ".join(n + ("!" if rng.random() < 0.6 else "") for n in names[:size])
+        names = ["alpha", "beta", "gamma", "delta"][:rng.randint(1, 4)]
+        plan = " ".join(n + ("!" if rng.random() < 0.6 else "") for n in names)
         cases.append((plan, {"times": rng.randint(1, 3)} if rng.random() < 0.6 else {}))
     return cases
 
 
-
 #: What each exercise's answer may use (checks/allow.py reads its cell before it runs).
 ALLOWED = {
-    "Exercise 2": Allow(
-        answer="Fallbacks",
-        names=["Runnable", "coerce_to_runnable"],
-        refuse=["with_fallbacks", "RunnableWithFallbacks"],
-    ),
+    "Exercise 2": Allow(answer="Fallbacks", names=["Runnable", "coerce_to_runnable"],
+                        refuse=["with_fallbacks", "RunnableWithFallbacks"]),
 }
