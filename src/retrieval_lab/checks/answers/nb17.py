@@ -1,18 +1,19 @@
 """Notebook 17's exercise checks, on a Postgres server of their own.
 
-The checks never touch the notebook's server or names: a private server (started the first time
-a check needs it, stopped when Python exits) holds the same table - the 781 passages, their
-MiniLM vectors, the same HNSW index - so a skipped cell cannot make a check agree.
+The checks never touch the notebook's server: a private server (started the first time a check
+needs it, stopped when Python exits) holds the same table - the 781 passages, their MiniLM
+vectors, the same HNSW index - so a skipped cell cannot make a check agree. It logs each statement
+it runs with its parameters: the SQL is judged as the server executed it, not as a client sent it.
 """
 
 from __future__ import annotations
 
 import functools
+import inspect
 import json
 import random
 import re
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -24,9 +25,9 @@ from retrieval_lab.models.embeddings import LookupEmbeddings, MiniLM
 
 TABLE = "python_reference"
 QUESTION = "Is the order of keys in a dictionary kept?"
-STORE_QUERY = f"SELECT langchain_id FROM {TABLE} ORDER BY embedding <=> %s::vector LIMIT 4"
-FILTERED = STORE_QUERY.replace("ORDER", "WHERE topic = 'debugger' ORDER")
 SEQSCAN_OFF = "enable_seqscan = off"
+_EXECUTED = "ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF, BUFFERS OFF"  # EXPLAIN of the plan run
+LEARNER = "learner"  # the role the learner's SQL runs as
 
 
 @functools.cache
@@ -47,14 +48,16 @@ def _question_vector() -> list[float]:
 
 @functools.cache
 def _mirror() -> tuple[Any, Any]:
-    """(server, engine): a private Postgres with the notebook's table and HNSW index."""
+    """(server, engine): a private Postgres with the notebook's table and HNSW index, which logs
+    every statement it runs and the parameters it ran it with."""
     from langchain_postgres import Column, PGEngine, PGVectorStore
     from langchain_postgres.v2.indexes import HNSWIndex
 
 
-    server = start_postgres()
-    with server.connect() as conn:
-        conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
+    server = start_postgres(settings={"log_statement": "all", "log_line_prefix": ""})
+    with server.connect() as conn:  # the learner's SQL runs as a role that may only read the tables
+        conn.execute(f"CREATE EXTENSION IF NOT EXISTS vector; CREATE ROLE {LEARNER} LOGIN; "
+                     f"ALTER DEFAULT PRIVILEGES GRANT SELECT ON TABLES TO {LEARNER}")
     engine = PGEngine.from_connection_string(server.url, pool_pre_ping=True)
     engine.init_vectorstore_table(TABLE, vector_size=384, id_column=Column("langchain_id", "VARCHAR"),
                                   metadata_columns=[Column("topic", "TEXT")])
@@ -67,16 +70,43 @@ def _mirror() -> tuple[Any, Any]:
     return server, engine
 
 
-def _plan(query: str, *params: Any, settings: tuple[str, ...] = (), first: tuple[str, ...] = ()) -> str:
-    """EXPLAIN (COSTS OFF) on the private server, in a transaction rolled back at once."""
+def _run(query: str, params: Any = None, *, settings: tuple[str, ...] = (), first: tuple[str, ...] = (),
+         user: str = "postgres") -> list[tuple]:
+    """A statement's rows on the private server, after ``SET LOCAL`` of each setting and the
+    ``first`` statements, in a transaction rolled back at once."""
     server, _ = _mirror()
     server.start()
-    with server.connect(autocommit=False) as conn:
+    with server.connect(autocommit=False, user=user) as conn:
         for statement in [f"SET LOCAL {s}" for s in settings] + list(first):
             conn.execute(statement)
-        rows = conn.execute("EXPLAIN (COSTS OFF) " + query, params).fetchall()
+        cursor = conn.execute(query, params)
+        rows = cursor.fetchall() if cursor.description else []
         conn.rollback()
-    return "\n".join(row[0] for row in rows)
+    return rows
+
+
+def _plan(query: str, params: Any = None, explain: str = "COSTS OFF", **kwargs: Any) -> str:
+    """The plan of ``query`` on the private server (``_run``'s settings and ``first``)."""
+    return "\n".join(row[0] for row in _run(f"EXPLAIN ({explain}) {query}", params, **kwargs))
+
+
+_ENTRY = re.compile(r"^[A-Z]+:  ", re.M)  # LOG:, DETAIL:, ERROR: ... at the start of a line
+_PARAMETER = re.compile(r"\$(\d+) = ('(?:[^']|'')*'|NULL)")
+
+
+def _executed(position: int) -> list[tuple[str, dict[str, str | None]]]:
+    """Each statement the private server ran after ``position`` in its log, as psycopg would run it
+    again: its text ($1 written %(p1)s, % as %%) and its parameters as the server read them ({"p1":
+    "3"}). The server starts each line it continues with a tab, so no SQL text can forge an entry."""
+    ran: list[tuple[str, dict[str, str | None]]] = []
+    for entry in _ENTRY.split(_mirror()[0].log_since(position)):
+        entry = entry.replace("\n\t", "\n").strip()
+        if found := re.match(r"(?:execute [^:]*|statement): (.*)", entry, re.S):
+            ran.append((re.sub(r"\$(\d+)", r"%(p\1)s", found.group(1).replace("%", "%%")), {}))
+        elif entry.startswith("Parameters: ") and ran:
+            ran[-1][1].update({f"p{n}": None if v == "NULL" else v[1:-1].replace("''", "'")
+                               for n, v in _PARAMETER.findall(entry)})
+    return ran
 
 
 # ----------------------------------------------------------------- Exercise 1: predict
@@ -97,7 +127,7 @@ def index_plans_truth() -> dict[str, bool]:
     answers = {}
     for letter, order in _ORDERS.items():
         drop = (f"DROP INDEX {TABLE}langchainvectorindex",) if letter == "E" else ()
-        shown = _plan(f"SELECT langchain_id FROM {TABLE} ORDER BY {order}", vector,
+        shown = _plan(f"SELECT langchain_id FROM {TABLE} ORDER BY {order}", (vector,),
                       settings=(SEQSCAN_OFF,), first=drop)
         answers[letter] = "Index Scan" in shown
     return answers
@@ -150,57 +180,64 @@ def _same_nearest(got: Any, expected: tuple[list[str], dict[str, float]]) -> boo
     return all(abs(distance[g] - distance[e]) < 1e-5 for g, e in zip(got, ids, strict=True))
 
 
-@contextmanager
-def _statements() -> Iterator[list[tuple[str, Any]]]:
-    """Every (query text, parameters) that psycopg sends while the block runs."""
-    import psycopg
-
-    sent: list[tuple[str, Any]] = []
-    original = psycopg.Cursor.execute
-
-    def execute(self: Any, query: Any, params: Any = None, **kwargs: Any) -> Any:
-        sent.append((query if isinstance(query, str) else repr(query), params))
-        return original(self, query, params, **kwargs)
-
-    psycopg.Cursor.execute = execute
+def _on_mirror(attempt: Callable[..., Any], *args: Any) -> Any:
+    """The learner's function, run with its notebook's ``sql(...)`` (and so its cell's helpers') on
+    the private server, as a role that may only read; the notebook's ``sql`` put back after."""
+    names = getattr(inspect.unwrap(attempt), "__globals__", {})
+    saved = {name: names[name] for name in ["sql"] if name in names}
+    names["sql"] = lambda query, *params: _run(query, params or None, user=LEARNER)
     try:
-        yield sent
+        return attempt(*args)
     finally:
-        psycopg.Cursor.execute = original
+        names.pop("sql")
+        names.update(saved)
 
 
-def _pasted(sent: list[tuple[str, Any]], vector: str, topics: list[str], k: int) -> str | None:
-    """What is wrong with the SQL sent: no search of the table sent with the values as its
-    parameters, or a value pasted into a statement's text."""
-    asked = [(q, p) for q, p in sent if re.search(r"\bselect\b", q, re.I)]
-    number = re.search(r"-?\d+\.\d{3,}", vector)
-    for query, _ in asked:
-        pasted = [t for t in topics if len(t) > 2 and t in query]
-        if pasted or (number and number.group() in query) or re.search(r"\blimit\s+\d", query, re.I):
-            return ("a value is pasted into your SQL's text: write %s where each value goes and "
-                    "pass the values to sql(...), so no value can change the statement")
-    searches = [(q, list(p.values()) if isinstance(p, dict) else list(p or ())) for q, p in asked
-                if TABLE in q]
+def _sql_problem(ran: list[tuple[str, dict[str, Any]]], case: tuple[str, list[str], int],
+                 other: tuple[str, list[str], int]) -> str | None:
+    """What is wrong with the SQL the server ran for ``case`` (vector, topics, k): no SELECT on the
+    table, none that received the three values as parameters, or none that answers ``other`` when
+    the server runs it again with ``other``'s values as those parameters (a pasted value stays)."""
+    searches = [(text, params) for text, params in ran if TABLE in text and re.search(r"\bselect\b", text, re.I)]
     if not searches:
-        return "your function sent no SELECT on python_reference to the server: run the SQL with sql(...)"
-    if not any(vector in p and list(topics) in p and k in p for _, p in searches):
-        return "your SELECT was not sent with the vector, the topics and k as its parameters (%s)"
-    return None
+        return "your function ran no SELECT on python_reference through sql(...)"
+    [(vector, topics)] = _run("SELECT %s::vector::text, %s::text[]::text", case[:2])  # as the server prints them
+    forms, carried = {case[0]: 0, vector: 0, topics: 1, str(case[2]): 2}, False  # value -> its place in a case
+    for text, params in searches:
+        roles = {name: forms[value] for name, value in params.items() if value in forms}
+        if set(roles.values()) == {0, 1, 2}:
+            carried = True
+            try:
+                rows = _run(text, {name: other[roles[name]] if name in roles else value
+                                   for name, value in params.items()}, user=LEARNER)
+            except Exception:  # a statement that cannot run again answers nothing
+                rows = []
+            if any(_same_nearest([row[i] for row in rows], nearest_oracle(*other))
+                   for i in range(len(rows[0]) if rows else 1)):
+                return None
+    if not carried:
+        return ("your SELECT did not reach the server with the vector, the topics and k as its "
+                "parameters: write %s where each value goes and pass the values to sql(...)")
+    return ("the server ran your SELECT again with other values as its parameters, and it did not answer "
+            "for them: a value is written into its text; write %s where each value goes and pass the "
+            "values to sql(...), so no value can change the statement")
 
 
 def nearest_problems(attempt: Callable[..., Any]) -> str | None:
-    """The learner's function on every case (the store's searches refused by the allowlist),
-    its SQL read as psycopg sends it."""
-    for vector, topics, k in nearest_cases():
-        with _statements() as sent:
-            got = attempt(vector, topics, k)
+    """The learner's function on every case, its ``sql`` pointed at the private server (the store's
+    searches refused by the allowlist): its answer, and the SQL the server ran for it."""
+    server, _ = _mirror()
+    cases = nearest_cases()
+    for n, (vector, topics, k) in enumerate(cases):
+        start = server.log_position()
+        got = _on_mirror(attempt, vector, topics, k)
         want = nearest_oracle(vector, topics, k)  # only after the learner's code returned
         shown = f"topics={topics!r}, k={k}"
-        wrong_sql = _pasted(sent, vector, topics, k)
-        if wrong_sql:
-            return f"{wrong_sql} (on {shown})"
         if not _same_nearest(got, want):
             return f"on {shown} your function returned {got!r}: not the k nearest of those topics"
+        wrong_sql = _sql_problem(_executed(start), cases[n], cases[(n + 1) % len(cases)])
+        if wrong_sql:
+            return f"{wrong_sql} (on {shown})"
     return None
 
 
@@ -211,24 +248,20 @@ _TOPICS = (("debugger", 4), ("import", 4), ("naming", 6), ("compound", 8))
 
 
 def _applied(settings: list[str]) -> dict[str, str] | str:
-    """What the server's settings are after ``SET LOCAL`` of each of the learner's (read back with
-    SHOW, so spelling, case and ``TO`` make no difference), or what was wrong with one."""
-    server, _ = _mirror()
-    server.start()
-    with server.connect(autocommit=False) as conn:
-        try:
-            for setting in settings:
-                conn.execute(f"SET LOCAL {setting}")
-            return {name: conn.execute(f"SHOW {name}").fetchone()[0]
-                    for name in ("enable_seqscan", "hnsw.ef_search")}
-        except Exception as exc:  # the server's own complaint about a setting
-            return f"the server refused one of your settings ({type(exc).__name__}: {str(exc).splitlines()[0]})"
-        finally:
-            conn.rollback()
+    """What the server's settings are after ``SET LOCAL`` of each of the learner's (read back, so
+    spelling, case and ``TO`` make no difference), or what was wrong with one."""
+    try:
+        [(seqscan, ef)] = _run("SELECT current_setting('enable_seqscan'), "
+                               "coalesce(current_setting('hnsw.ef_search', true), '40')",  # 40: pgvector's
+                               settings=tuple(settings), user=LEARNER)
+    except Exception as exc:  # the server's own complaint about a setting
+        return f"the server refused one of your settings ({type(exc).__name__}: {str(exc).splitlines()[0]})"
+    return {"enable_seqscan": seqscan, "hnsw.ef_search": ef}
 
 
 def fill_problems(options: Any) -> str | None:
-    """The learner's query options on the private table: the index still used, k rows of the topic.
+    """The learner's query options on the private table: k rows of the topic, which the HNSW index
+    served in the plan the server executed for the store's own SELECT.
 
     The table is small, so the planner would scan it anyway; the check switches sequential scans
     off itself, standing in for a table big enough that the planner takes the index.
@@ -251,27 +284,32 @@ def fill_problems(options: Any) -> str | None:
     if ef > MAX_EF_SEARCH:
         return (f"ef_search = {ef}: every search, filtered or not, would then keep {ef} candidates; "
                 f"keep it at most {MAX_EF_SEARCH}")
+    forced = (SEQSCAN_OFF, *settings)
 
     class Forced(QueryOptions):
         def to_parameter(self) -> list[str]:
-            return [SEQSCAN_OFF, *settings]
+            return list(forced)
 
         def to_string(self) -> str:
-            return ", ".join(self.to_parameter())
+            return ", ".join(forced)
 
-    if "Index Scan" not in _plan(FILTERED, str(_question_vector()), settings=tuple(Forced().to_parameter())):
-        return "with your options the search no longer uses the index"
-    _, engine = _mirror()
+    server, engine = _mirror()
     tested = PGVectorStore.create_sync(
         engine, embedding_service=LookupEmbeddings({QUESTION: _question_vector()}), table_name=TABLE,
         metadata_columns=["topic"], index_query_options=Forced(),
     )
     for topic, k in _TOPICS:
+        start = server.log_position()
         hits = tested.similarity_search(QUESTION, k=k, filter={"topic": topic})
         if len(hits) < k or {d.metadata["topic"] for d in hits} != {topic}:
             return f"topic {topic!r}, k={k}: {len(hits)} documents of that topic came back"
+        ran = [(text, params) for text, params in _executed(start) if TABLE in text and params]
+        plan = _plan(*ran[-1], _EXECUTED, settings=forced) if ran else ""  # the store's SELECT, run again
+        served = re.search(rf"Index Scan using \S+ on \S*{TABLE}\S* \(actual rows=([\d.]+)", plan)
+        if not served or float(served.group(1)) < k:
+            return (f"with your options the index no longer serves the search: the plan the server "
+                    f"executed for topic {topic!r}, k={k} reads the rows without it")
     return None
-
 
 
 #: What each exercise's answer may use (checks/allow.py reads its cell before it runs).
