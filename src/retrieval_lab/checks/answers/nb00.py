@@ -32,16 +32,14 @@ FILES = {
 def _chunks(files: dict[str, str]) -> list[Any]:
     """The notebook's load and split: one Document per file, then chunks of at most 60."""
     docs = [Document(page_content=text, metadata={"source": name}) for name, text in files.items()]
-    splitter = RecursiveCharacterTextSplitter(chunk_size=60, chunk_overlap=0, add_start_index=True)
-    return splitter.split_documents(docs)
+    return RecursiveCharacterTextSplitter(chunk_size=60, chunk_overlap=0, add_start_index=True).split_documents(docs)
 
 
-# Exercise 1 (predict): the best chunk for three questions, and one score.
 _QUESTIONS = {"A": "Is my dog a python?", "B": "the python kernel", "C": "Do cats and dogs like python?"}
 
 
 def best_chunks() -> dict[str, Any]:
-    """Build the notebook's store, ask it each question, read the number off the best chunk."""
+    """Exercise 1 (predict): the notebook's store's best chunk for each question, and one score."""
     chunks = _chunks(FILES)
     store = InMemoryVectorStore(embedding=BagOfWords())
     store.add_documents(chunks, ids=[f"chunk-{i}" for i in range(len(chunks))])
@@ -51,21 +49,17 @@ def best_chunks() -> dict[str, Any]:
     return best | {"score": round(scores["chunk-0"], 2)}
 
 
-# Exercise 2 (debug): every chunk of every file, under ids equal after a restart.
 _NOTES = "Feed the cat at seven, before the morning walk.\n\n" * 2 + "Walk the dog."
 LIBRARIES = {
     "FILES": FILES,
     "a third file": {**FILES, "notes.txt": _NOTES},
     "one text in two files": {"a.txt": "Python reads.", "b.txt": "Python reads."},
     "one name, two kinds": {"notes.txt": "Cats purr.", "notes.md": "Dogs bark."},
-    "two files, two chunks each": {
-        "b.md": "Dogs bark.\n\n" + "Dogs bark at the postman every single morning.",
-        "a.md": "Cats purr.\n\n" + "Cats purr when the kernel restarts, they say.",
-    },
+    "two files, two chunks each": {"b.md": "Dogs bark.\n\n" + "Dogs bark at the postman every single morning.",
+                                   "a.md": "Cats purr.\n\n" + "Cats purr when the kernel restarts, they say."},
 }
 
-#: The names the exercise's allowlist lets the learner's function read, rebuilt in a fresh
-#: interpreter (annotations are not evaluated: the allowlist does not read them either).
+#: What the allowlist lets build_store read, rebuilt in a fresh interpreter (annotations unread).
 _PREAMBLE = '''from __future__ import annotations
 from langchain_core.documents import Document
 from langchain_core.vectorstores import InMemoryVectorStore
@@ -77,10 +71,8 @@ splitter = RecursiveCharacterTextSplitter(chunk_size=60, chunk_overlap=0, add_st
 _REPORT = '''
 import json as _json
 from retrieval_lab.checks.answers.nb00 import LIBRARIES as _LIBRARIES
-print("@@ids@@" + _json.dumps({label: sorted(
-    [key, entry["text"]] for key, entry in build_store(files).store.items())
-    for label, files in _LIBRARIES.items()}))
-'''
+print("@@ids@@" + _json.dumps({label: sorted([key, entry["text"]] for key, entry in build_store(files).store.items())
+                               for label, files in _LIBRARIES.items()}))'''
 
 
 def _entries(store: Any) -> dict[str, tuple[Any, str]]:
@@ -111,25 +103,9 @@ def _source_of(function: types.FunctionType) -> str:
     return "\n\n".join(parts)
 
 
-def _ids_in_a_fresh_interpreter(build: Callable[..., Any]) -> dict[str, list] | str:
-    """Run the learner's builder in a new Python with another hash seed: its ids, or why not."""
-    try:
-        source = _source_of(getattr(build, "__wrapped__", build))
-    except (OSError, TypeError):
-        return "could not read your function's source: define build_store in a cell"
-    seed = "2" if os.environ.get("PYTHONHASHSEED") == "1" else "1"
-    env = {**os.environ, "PYTHONHASHSEED": seed, "MPLBACKEND": "Agg"}
-    done = subprocess.run([sys.executable, "-c", _PREAMBLE + "\n" + source + "\n" + _REPORT],
-                          capture_output=True, text=True, env=env, timeout=120)
-    line = next((ln for ln in done.stdout.splitlines() if ln.startswith("@@ids@@")), None)
-    if line is None:
-        last = (done.stderr.strip().splitlines() or ["no output"])[-1]
-        return f"run alone in a fresh Python, your function failed ({last})"
-    return json.loads(line.removeprefix("@@ids@@"))
-
-
 def store_problems(build: Callable[..., Any]) -> str | None:
-    """Every chunk of every file, with its source, under ids equal on every run and restart."""
+    """Exercise 2 (debug): every chunk of every file, with its source, under ids equal on every run
+    and after a restart, when the builder runs again in a new Python with another hash seed."""
     here: dict[str, list] = {}
     for label, files in LIBRARIES.items():
         pieces = _chunks(files)
@@ -142,17 +118,25 @@ def store_problems(build: Callable[..., Any]) -> str | None:
         if first != second:
             return f"on {label}: two builds of the same files gave different ids"
         here[label] = sorted([key, text] for key, (_, text) in first.items())
-    fresh = _ids_in_a_fresh_interpreter(build)
-    if isinstance(fresh, str):
-        return fresh
+    try:
+        source = _source_of(getattr(build, "__wrapped__", build))
+    except (OSError, TypeError):
+        return "could not read your function's source: define build_store in a cell"
+    env = {**os.environ, "PYTHONHASHSEED": "2" if os.environ.get("PYTHONHASHSEED") == "1" else "1", "MPLBACKEND": "Agg"}
+    done = subprocess.run([sys.executable, "-c", _PREAMBLE + "\n" + source + "\n" + _REPORT],
+                          capture_output=True, text=True, env=env, timeout=120)
+    line = next((ln for ln in done.stdout.splitlines() if ln.startswith("@@ids@@")), None)
+    if line is None:
+        last = (done.stderr.strip().splitlines() or ["no output"])[-1]
+        return f"run alone in a fresh Python, your function failed ({last})"
+    fresh = json.loads(line.removeprefix("@@ids@@"))
     for label, entries in here.items():
         if fresh.get(label) != entries:
             return f"on {label}: after a restart (a new Python process) the same files got other ids"
     return None
 
 
-#: What each exercise's answer may use (checks/allow.py reads its cell before it runs).
-ALLOWED = {
+ALLOWED = {  # what each answer may use: checks/allow.py reads its cell before it runs
     "Exercise 2": Allow(answer="build_store", modules=["uuid", "hashlib", "re", "itertools", "collections"],
                         names=["BagOfWords", "InMemoryVectorStore", "splitter", "Document"]),
 }

@@ -15,9 +15,8 @@ from retrieval_lab.checks.answers import fresh_seed
 from retrieval_lab.scratch.document import Document as Ours
 
 
-# Exercise 1 (predict): which of six pairs the real class calls equal.
 def equal_pairs() -> dict[str, bool]:
-    """``left == right`` for each pair, as the real class answers."""
+    """Exercise 1 (predict): ``left == right`` for each of six pairs, as the real class answers."""
     pairs = {
         "A": (D("Cats purr.", metadata={"page": 1}), D("Cats purr.", metadata={"page": 1.0})),
         "B": (D("hi", id=5), D("hi", id="5")),
@@ -29,9 +28,8 @@ def equal_pairs() -> dict[str, bool]:
     return {name: left == right for name, (left, right) in pairs.items()}
 
 
-# Exercise 2 (debug): de-duplication that only == judges right.
 def kept_by_equality(docs: list) -> list:
-    """The first of each group of equal documents (list.index compares with ==)."""
+    """Exercise 2 (debug): the first of each group of equal documents (list.index compares with ==)."""
     return [doc for n, doc in enumerate(docs) if docs.index(doc) == n]
 
 
@@ -51,11 +49,6 @@ _UNEQUAL = [
 
 #: repr of a value -> an equal value written another way (the first pair naming it wins).
 _TWINS = {repr(a): b for pair in reversed(_EQUAL_BUT_WRITTEN_APART) for a, b in (pair[::-1], pair)}
-
-
-def _twin(value: Any, rng: random.Random) -> Any:
-    """A value equal to ``value`` but written another way, most of the time."""
-    return copy.deepcopy(_TWINS.get(repr(value), value) if rng.random() < 0.7 else value)
 
 
 def unique_cases(fresh: bool = True) -> list[tuple[list[Any]]]:
@@ -84,8 +77,9 @@ def unique_cases(fresh: bool = True) -> list[tuple[list[Any]]]:
                 metadata["w"] = rng.choice([0, 1, 1.0])
             doc_id = rng.choice([None, None, "d1", "d2"])
             docs.append(rng.choice([D, D, Ours])(text, metadata=metadata, id=doc_id))
-            if rng.random() < 0.5:  # an equal copy, written another way
-                twin_meta = {k: _twin(v, rng) for k, v in reversed(metadata.items())}
+            if rng.random() < 0.5:  # an equal copy, written another way most of the time
+                twin_meta = {k: copy.deepcopy(_TWINS.get(repr(v), v) if rng.random() < 0.7 else v)
+                             for k, v in reversed(metadata.items())}
                 docs.append(rng.choice([D, Ours])(text, metadata=twin_meta, id=doc_id))
         rng.shuffle(docs)
         lists.append(docs)
@@ -109,7 +103,7 @@ def _nested(rng: random.Random, depth: int = 0) -> Any:
     items = [_nested(rng, depth + 1) for _ in range(rng.randint(1, 3))]
     if kind == "dict":
         return {f"k{i}": item for i, item in enumerate(items)}
-    return items if kind == "list" else tuple([*items, [depth]])  # a tuple holding a list
+    return items if kind == "list" else (*items, [depth])  # a tuple holding a list
 
 
 def _mutable_parts(value: Any, path: tuple = ()) -> list[tuple[tuple, Any]]:
@@ -150,8 +144,7 @@ def detached_problems(make_copy: Callable[[Any], Any]) -> str | None:
     return None
 
 
-#: What each exercise's answer may use (checks/allow.py reads its cell before it runs).
-ALLOWED = {
+ALLOWED = {  # what each answer may use: checks/allow.py reads its cell before it runs
     "Exercise 2": Allow(answer="unique", modules=["itertools", "json"], names=["Document"]),
     "Exercise 3": Allow(answer="detached", modules=["copy"], names=["Document"]),
 }

@@ -34,7 +34,6 @@ class _CountingLoader(BaseLoader):
             yield RealDocument(text, metadata={"source": path.as_posix()})
 
 
-# Exercise 1 (predict): how many files each line makes the loader read.
 _LINES: dict[str, Callable[[Any], Any]] = {
     "A": lambda loader: loader.lazy_load(),
     "B": lambda loader: next(iter(loader.load())),
@@ -45,7 +44,7 @@ _LINES: dict[str, Callable[[Any], Any]] = {
 
 
 def files_read() -> dict[str, int]:
-    """Run each line on a fresh loader over the four text files; count the files it read."""
+    """Exercise 1 (predict): run each line on a fresh loader over the four text files; count the reads."""
     counts = {}
     for line, run in _LINES.items():
         run(loader := _CountingLoader(_text_files()))
@@ -53,9 +52,8 @@ def files_read() -> dict[str, int]:
     return counts
 
 
-# Exercise 2 (debug): the same Documents as log_lines, one line read per Document.
 def log_lines(stream: Any, source: str) -> Iterator[Any]:
-    """The colleague's generator: right Documents, but it reads the whole stream first."""
+    """Exercise 2 (debug): the colleague's generator: right Documents, but the whole stream read first."""
     lines = stream.read().splitlines()
     for number, line in enumerate(lines, start=1):
         if line.strip():
@@ -120,9 +118,8 @@ def line_problems(make: Callable[..., Any]) -> str | None:
     return None
 
 
-# Exercise 3 (extend): the chunks of load_and_split, split as the documents come.
 def splitting_problems(split: Callable[..., Any]) -> str | None:
-    """The chunks load_and_split gives, in order, and the first one for one file read."""
+    """Exercise 3 (extend): the chunks load_and_split gives, in order, and the first for one file read."""
     paths, data = _text_files(), course_data()
     chunkers = [CharacterTextSplitter(separator="\n", chunk_size=60, chunk_overlap=0),
                 RecursiveCharacterTextSplitter(chunk_size=45, chunk_overlap=15, add_start_index=True)]
@@ -137,8 +134,7 @@ def splitting_problems(split: Callable[..., Any]) -> str | None:
     return None
 
 
-#: What each exercise's answer may use (checks/allow.py reads its cell before it runs).
-ALLOWED = {
+ALLOWED = {  # what each answer may use: checks/allow.py reads its cell before it runs
     "Exercise 2": Allow(answer="lazy_lines", modules=["re", "itertools"], names=["Document"],
                         refuse=["read", "readlines", "getvalue", "log_lines"]),
     "Exercise 3": Allow(answer="lazy_split", modules=["itertools"], refuse=["load", "load_and_split"]),

@@ -23,57 +23,46 @@ def _quiet() -> Any:
     return mock.patch.object(logging.getLogger("langchain_text_splitters.base"), "disabled", True)
 
 
-# Exercise 1 (predict): the real recursive splitter's chunks of MEALS.
 MEALS = "Tea is hot.\nSoup is warm.\n\nIce cream is very cold."
 
 
 def what_the_real_splitter_does() -> dict[str, Any]:
-    """Run the real splitter with each setting of the exercise."""
+    """Exercise 1 (predict): the real recursive splitter's chunks of MEALS, with each setting."""
     with _quiet():
         wide, narrow = (Real(chunk_size=size, chunk_overlap=overlap, add_start_index=True)
                         .create_documents([MEALS]) for size, overlap in ((30, 10), (14, 6)))
-    last = narrow[-1]
-    return {"A": len(wide), "B": len(narrow), "C": last.page_content, "D": last.metadata["start_index"]}
+    return {"A": len(wide), "B": len(narrow), "C": narrow[-1].page_content, "D": narrow[-1].metadata["start_index"]}
 
 
-# Exercise 2 (debug): the merge that leaves no room for the next piece.
 def real_merge(pieces: list[str], separator: str, size: int, overlap: int) -> list[str]:
-    """The real splitter's merge of these pieces."""
+    """Exercise 2 (debug)'s oracle: the real splitter's merge of these pieces."""
     with _quiet():
         return CharacterTextSplitter(chunk_size=size, chunk_overlap=overlap)._merge_splits(pieces, separator)
 
 
 def merge_cases(seed: int = 3, count: int = 60, fresh: bool = True
                 ) -> list[tuple[list[str], str, int, int]]:
-    """Pieces without spaces at their ends: fixed ones, then random ones drawn (with a seed drawn
-    anew at each check) to leave an overlap that crowds out the next piece (a few longer than
-    chunk_size, as a text can have)."""
+    """Pieces without spaces at their ends: fixed ones, then ones drawn anew at each check to leave
+    an overlap that crowds out the next piece (a few longer than chunk_size, as a text can have)."""
     cases = [
-        (["one", "two", "three", "four", "five"], " ", 10, 4),
-        (["ant", "elephants", "ok"], " ", 5, 0),
-        (["aaaa", "bb", "ccccccccc"], " ", 10, 5),
-        (["a", "b", "c", "dddddddd", "e"], "-", 9, 4),
-        (["Cats purr.", "Dogs bark.", "Fish swim."], "\n", 21, 10),
-        ([], " ", 5, 1),
-        (["solo"], " ", 4, 4),
-        (["ab", "toolongpiece", "cd", "ef"], " ", 6, 3),
-        (["toolongpiece", "a", "b"], "-", 5, 5),
+        (["one", "two", "three", "four", "five"], " ", 10, 4), (["ant", "elephants", "ok"], " ", 5, 0),
+        (["aaaa", "bb", "ccccccccc"], " ", 10, 5), (["a", "b", "c", "dddddddd", "e"], "-", 9, 4),
+        (["Cats purr.", "Dogs bark.", "Fish swim."], "\n", 21, 10), ([], " ", 5, 1), (["solo"], " ", 4, 4),
+        (["ab", "toolongpiece", "cd", "ef"], " ", 6, 3), (["toolongpiece", "a", "b"], "-", 5, 5),
     ]
     rng = random.Random(fresh_seed(None if fresh else seed))
     for _ in range(count):
         size = rng.randint(3, 16)
-        overlap = rng.randint(0, size)
-        separator = rng.choice([" ", "-", "\n", "", ", "])
+        overlap, separator = rng.randint(0, size), rng.choice([" ", "-", "\n", "", ", "])
         pieces = ["".join(rng.choice("abcdefgh") for _ in range(rng.randint(1, size + 3 * (rng.random() < 0.1))))
                   for _ in range(rng.randint(1, 9))]
         cases.append((pieces, separator, size, overlap))
     return cases
 
 
-# Exercise 3 (extend): chunks with ids "<parent>#<n>" and a parent_id.
 def _parents() -> list[Any]:
-    """The fixed parents, then one whose text and id are drawn anew at each check, so no table
-    of chunks made with the reference before the check holds it."""
+    """Exercise 3 (extend)'s parents: fixed ones, then one whose text and id are drawn anew at
+    each check, so no table of chunks made with the reference before the check holds it."""
     rng = random.SystemRandom()
     words = ["cats", "purr", "dogs", "bark.", "Kernels", "restart.", "tea", "is", "hot.\n"]
     drawn = " ".join(rng.choice(words) for _ in range(rng.randint(3, 12)))
@@ -102,8 +91,7 @@ def _change_all(metadata: dict, mark: str) -> None:
 
 
 def id_problems(attempt: Callable[..., Any]) -> str | None:
-    """Chunks with the real splitter's texts and metadata, ids "<parent>#<n>", a parent_id,
-    and metadata that belongs to each chunk alone."""
+    """The real splitter's chunks, ids "<parent>#<n>", a parent_id, metadata each chunk's alone."""
     for setting in (dict(chunk_size=12, chunk_overlap=0), dict(chunk_size=10, chunk_overlap=4, add_start_index=True)):
         parents = _parents()
         with _quiet():
@@ -141,8 +129,7 @@ def id_problems(attempt: Callable[..., Any]) -> str | None:
     return None
 
 
-#: What each exercise's answer may use (checks/allow.py reads its cell before it runs).
-ALLOWED = {
+ALLOWED = {  # what each answer may use: checks/allow.py reads its cell before it runs
     "Exercise 2": Allow(answer="merge", modules=["itertools", "math"],
                         refuse=["split_text", "split_documents", "create_documents", "merge_splits"]),
     "Exercise 3": Allow(answer="split_with_ids", modules=["copy", "itertools"], names=["Document"]),

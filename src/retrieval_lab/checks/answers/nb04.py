@@ -28,9 +28,8 @@ def to_two_decimals(guess: Any, real: float) -> bool:
     return isinstance(guess, int | float) and not isinstance(guess, bool) and abs(guess - real) < 0.006
 
 
-# Exercise 2 (apply): the angle between two vectors.
 def angle(a: list[float], b: list[float]) -> float:
-    """The angle whose cosine the real ``_cosine_similarity`` gives; ValueError for a zero vector."""
+    """Exercise 2 (apply): the angle of the real ``_cosine_similarity``; ValueError for a zero vector."""
     if not np.linalg.norm(a) or not np.linalg.norm(b):
         raise ValueError("a zero vector has no direction")
     return float(np.degrees(np.arccos(np.clip(float(real_cosine([a], [b])[0][0]), -1.0, 1.0))))
@@ -40,29 +39,22 @@ def angle_cases(fresh: bool = True) -> list[tuple[list[float], list[float]]]:
     """Right angles, parallels whose rounded cosine passes 1 or -1, zero vectors in either
     position and both, and random pairs drawn here (the learner never sees them)."""
     cases = [
-        ([1.0, 0.0], [0.0, 1.0]),
-        ([2.0, 1.0, 0.0, 0.0], [1.0, 1.0, 0.0, 0.0]),
-        ([3.0, 4.0], [-3.0, -4.0]),
-        ([1.1, 1.1], [2.1, 2.1]),
+        ([1.0, 0.0], [0.0, 1.0]), ([2.0, 1.0, 0.0, 0.0], [1.0, 1.0, 0.0, 0.0]),
+        ([3.0, 4.0], [-3.0, -4.0]), ([1.1, 1.1], [2.1, 2.1]),
         # a vector against itself whose computed cosine is 1.0000000000000002: arccos is nan
         # there unless the cosine is clipped to 1 (mutation testing found a clip to 2 passing)
         ([1.304, 0.947, -0.704, -1.265], [1.304, 0.947, -0.704, -1.265]),
         ([-0.922, -0.458, 0.22], [-0.922, -0.458, 0.22]),
         # opposite vectors whose computed cosine is -1.0000000000000002: a clip to -2 gives nan
         ([0.905, 0.446, -0.537], [-0.905, -0.446, 0.537]),
-        ([0.0, 0.0], [1.0, 1.0]),
-        ([1.0, 1.0], [0.0, 0.0]),
-        ([0.0, 0.0, 0.0], [0.0, 0.0, 0.0]),
-        ([0.5, -2.0, 3.0], [0.0, -0.0, 0.0]),
-        ([-0.0, 0.0, 0.0, 0.0], [1.0, 2.0, 3.0, 4.0]),
+        ([0.0, 0.0], [1.0, 1.0]), ([1.0, 1.0], [0.0, 0.0]), ([0.0, 0.0, 0.0], [0.0, 0.0, 0.0]),
+        ([0.5, -2.0, 3.0], [0.0, -0.0, 0.0]), ([-0.0, 0.0, 0.0, 0.0], [1.0, 2.0, 3.0, 4.0]),
     ]
     rng = np.random.default_rng(fresh_seed(None if fresh else 404))
     for _ in range(12):
         a = rng.normal(size=int(rng.integers(2, 7))).round(2)
-        if rng.random() < 0.4:  # parallel or opposite: the rounded cosine may pass +-1
-            b = a * float(rng.choice([0.3, 1.7, 3.1, -0.7, -2.3]))
-        else:
-            b = rng.normal(size=a.size).round(2)
+        parallel = rng.random() < 0.4  # parallel or opposite: the rounded cosine may pass +-1
+        b = a * float(rng.choice([0.3, 1.7, 3.1, -0.7, -2.3])) if parallel else rng.normal(size=a.size).round(2)
         if np.linalg.norm(a) and np.linalg.norm(b):
             cases.append((a.tolist(), b.tolist()))
     return cases
@@ -72,9 +64,8 @@ def same_angle(got: Any, expected: float) -> bool:
     return isinstance(got, float) and abs(got - expected) <= 1e-6
 
 
-# Exercise 3 (debug): the ranking by cosine.
 def rank(query: list[float], documents: list[list[float]]) -> list[tuple[int, float]]:
-    """(position, cosine) of every document as the real ``_cosine_similarity`` scores them."""
+    """Exercise 3 (debug): (position, cosine) of each document, as the real ``_cosine_similarity`` scores them."""
     scores = real_cosine([query], documents)[0]
     return sorted(((i, float(s)) for i, s in enumerate(scores)), key=lambda p: -p[1])
 
@@ -104,16 +95,15 @@ def rank_cases(fresh: bool = True) -> list[tuple[list[float], list[list[float]]]
 
 
 # Exercise 4 (apply): the cosine of two unit vectors from their distance.
-SENTENCES = (
-    "The movie was wonderful.", "I loved this film.", "Cats sleep most of the day.",
-    "A kitten naps for hours.", "I went to the bank to deposit cash.",
-    "I went to the river bank to fish.", "The kernel crashed.", "The corn kernel popped.",
-)
+SENTENCES = ("The movie was wonderful.", "I loved this film.", "Cats sleep most of the day.",
+             "A kitten naps for hours.", "I went to the bank to deposit cash.", "I went to the river bank to fish.",
+             "The kernel crashed.", "The corn kernel popped.")
 
 
-def _pairs() -> list[tuple[float, float, str]]:
-    """(L2 distance, the real cosine, where) for MiniLM's sentence pairs, as a real store scores
-    them, and unit pairs drawn anew at each check (a table made beforehand holds none)."""
+def distance_problems(attempt) -> str | None:
+    """The attempt's cosine for each distance against the cosine the real code reports: for
+    MiniLM's sentence pairs, as a real store scores them, and unit pairs drawn anew at each
+    check (a table made beforehand holds none)."""
     model = MiniLM()
     vectors = np.array(model.embed_documents(list(SENTENCES)))
     store = InMemoryVectorStore(model)
@@ -140,20 +130,14 @@ def _pairs() -> list[tuple[float, float, str]]:
         if np.linalg.norm(a - -a) > 2.0:
             pairs.append(pair(a, -a, f"two opposite unit vectors of {a.size} numbers"))
             break
-    return pairs
-
-
-def distance_problems(attempt) -> str | None:
-    """The attempt's cosine for each distance against the cosine the real code reports."""
-    for d, cosine, where in _pairs():
+    for d, cosine, where in pairs:
         got = attempt(d)
         if not isinstance(got, float) or not abs(got - cosine) <= 1e-5:  # NaN too
             return f"at d = {d:.3f} ({where}) your {got!r:.30} is not the cosine the store reports"
     return None
 
 
-#: What each exercise's answer may use (checks/allow.py reads its cell before it runs).
-ALLOWED = {
+ALLOWED = {  # what each answer may use: checks/allow.py reads its cell before it runs
     "Exercise 2": Allow(answer="angle_degrees", modules=["numpy", "math"], names=["cosine_similarity"]),
     "Exercise 3": Allow(answer="rank", modules=["numpy", "math"],
                         refuse=["cdist", "cosine_similarity", "cosine_matrix"]),

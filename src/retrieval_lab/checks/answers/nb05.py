@@ -31,7 +31,6 @@ def what_minilm_picks() -> dict[int, str]:
     return picks
 
 
-# Exercise 2 (debug): attention by head, with padding masked.
 _BATCHES = (
     ["A cat."],
     ["A cat.", "The cat sat on the mat because it was tired."],
@@ -45,8 +44,8 @@ _POOL = (
 
 
 def attention_problems(attend) -> str | None:
-    """The attempt against minilm.self_attention on every real piece of batches that need
-    padding (and one that does not), at layers 0 and 5, and four drawn with seed 505."""
+    """Exercise 2 (debug): the attempt against minilm.self_attention on every real piece of batches
+    that need padding (and one that does not), at layers 0 and 5, and four drawn with seed 505."""
     cases = [(list(texts), layer) for texts in _BATCHES for layer in (0, 5)]
     rng = np.random.default_rng(505)
     for _ in range(4):
@@ -72,23 +71,21 @@ def attention_problems(attend) -> str | None:
     return None
 
 
-# Exercise 3 (apply): the mutual nearest neighbours among texts.
 _SIX = (
     "The kitten sleeps on the sofa.", "A young cat naps upon a couch.", "The meal was delicious.",
     "We enjoyed a tasty dinner.", "The kernel is busy.", "The corn kernel popped.",
 )
 _PAIR_POOL = (
     "My cat sleeps all afternoon.", "The puppy chewed my shoes.", "Our parrot repeats every word.",
-    "The kernel died while running the cell.", "Fix the failing unit test.",
-    "This soup needs more salt.", "Fresh bread smells wonderful.", "The pasta was overcooked.",
-    "A dog gnawed on my sneakers.", "The notebook's kernel crashed mid-run.",
-    "The broth wants a pinch more salt.", "A parakeet copies what we say.",
+    "The kernel died while running the cell.", "Fix the failing unit test.", "This soup needs more salt.",
+    "Fresh bread smells wonderful.", "The pasta was overcooked.", "A dog gnawed on my sneakers.",
+    "The notebook's kernel crashed mid-run.", "The broth wants a pinch more salt.", "A parakeet copies what we say.",
     "The stock market fell sharply.", "Shares dropped a lot today.", "Crash log", "A puppy.",
 )
 
 
 def store_pairs(texts: list[str]) -> list[tuple[int, int]]:
-    """Each text's nearest other text, as a real store with MiniLM finds it; the mutual ones."""
+    """Exercise 3 (apply)'s oracle: the mutual nearest neighbours, as a real store with MiniLM finds them."""
     store = InMemoryVectorStore(MiniLM())
     store.add_texts(texts, ids=[str(i) for i in range(len(texts))])
     nearest = {i: next(int(d.id) for d in store.similarity_search(text, k=2) if d.id != str(i))
@@ -104,8 +101,7 @@ def pair_cases(fresh: bool = True) -> list[tuple[list[str]]]:
         ([str(t) for t in rng.choice(_PAIR_POOL, size=size, replace=False)],) for size in (2, 7, 9)]
 
 
-#: What each exercise's answer may use (checks/allow.py reads its cell before it runs).
-ALLOWED = {
+ALLOWED = {  # what each answer may use: checks/allow.py reads its cell before it runs
     "Exercise 2": Allow(answer="attention_by_head", modules=["numpy", "math"], names=["linear"],
                         refuse=["self_attention", "attention_weights", "encoder_layer"]),
     "Exercise 3": Allow(answer="paraphrase_pairs", modules=["numpy", "math"], names=["MiniLM"], refuse=[

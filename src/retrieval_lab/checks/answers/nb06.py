@@ -7,7 +7,7 @@ import warnings
 from typing import Any
 
 import numpy as np
-from langchain_core.documents import Document
+from langchain_core.documents import Document as D  # noqa: N817
 from langchain_core.vectorstores import InMemoryVectorStore, VectorStore
 
 from retrieval_lab.checks.allow import Allow
@@ -16,11 +16,8 @@ from retrieval_lab.models.embeddings import BagOfWords, LookupEmbeddings
 
 # Exercise 1 (predict): what the real relevance functions make of other scores.
 RELEVANCE_CASES = {  # prediction -> (the real base class's function, its input)
-    "cosine 2.0": ("_cosine_relevance_score_fn", 2.0),
-    "euclidean 2.0": ("_euclidean_relevance_score_fn", 2.0),
-    "inner product 0.3": ("_max_inner_product_relevance_score_fn", 0.3),
-    "inner product -0.3": ("_max_inner_product_relevance_score_fn", -0.3),
-    "inner product -0.9": ("_max_inner_product_relevance_score_fn", -0.9),
+    "cosine 2.0": ("_cosine_relevance_score_fn", 2.0), "euclidean 2.0": ("_euclidean_relevance_score_fn", 2.0),
+    **{f"inner product {x}": ("_max_inner_product_relevance_score_fn", x) for x in (0.3, -0.3, -0.9)},
 }
 
 
@@ -37,9 +34,8 @@ def within_a_hundredth(mine: Any, real: float) -> bool:
     return _near(mine, real, 0.01)
 
 
-# Exercise 2 (debug): a similarity read as a distance.
 def relevance(similarity: float) -> float:
-    """The straight line from 0 (opposite, -1) to 1 (the same direction, 1)."""
+    """Exercise 2 (debug)'s oracle: the straight line from 0 (opposite, -1) to 1 (the same direction, 1)."""
     return (similarity + 1.0) / 2.0
 
 
@@ -47,8 +43,7 @@ WEATHER = {"hot": [1.0, 0.0], "warm": [0.8, 0.6], "mild": [0.0, 1.0], "cool": [-
 
 
 def _scored_store(relevance_fn, table: dict[str, list[float]]) -> Any:
-    """The notebook's CosineListStore on the real class: scores are cosine similarities, best
-    first, and the relevance function is the one under test."""
+    """The notebook's CosineListStore on the real class, with the relevance function under test."""
     class Mended(InMemoryVectorStore):
         def _select_relevance_score_fn(self):
             return relevance_fn
@@ -90,33 +85,23 @@ def relevance_problems(attempt) -> str | None:
     return None
 
 
-# Exercise 3 (apply): the add_texts of a dict store.
-def dict_store(add_texts) -> type:
-    """A real VectorStore subclass whose only way to add documents is this add_texts."""
+def dict_store_problems(attempt) -> str | None:
+    """Exercise 3 (apply): LangChain's own unit-test assertions for a store that writes only
+    add_texts, in order; then batches drawn (seed 66) that the learner never saw, called directly:
+    gaps in the ids, no ids, no metadata, one text; then metadata of the wrong length."""
     def from_texts(cls, texts, embedding, metadatas=None, **kwargs):
         store = cls()
         store.add_texts(texts, metadatas=metadatas, **kwargs)
         return store
 
-    return type("DictStore", (VectorStore,), {
+    DictStore = type("DictStore", (VectorStore,), {  # noqa: N806 - a real VectorStore, adding by add_texts only
         "__init__": lambda self: setattr(self, "store", {}),
-        "add_texts": add_texts,
+        "add_texts": attempt,
         "get_by_ids": lambda self, ids, /: [self.store[i] for i in ids if i in self.store],
         "similarity_search": lambda self, query, k=4, **kwargs: [],
         "from_texts": classmethod(from_texts),
     })
-
-
-def _is_new_id(value: Any) -> bool:
-    try:
-        return str(uuid.UUID(value)) == value and uuid.UUID(value).version == 4
-    except (TypeError, ValueError, AttributeError):
-        return False
-
-
-def _langchain_assertions(DictStore) -> str | None:  # noqa: N803 - a class
-    """LangChain's own unit-test assertions for a store that writes only add_texts, in order."""
-    store, D = DictStore(), Document  # noqa: N806
+    store = DictStore()
     if store.add_documents([D("hello", id="1")]) != ["1"]:
         return "add_documents of a document with id '1' should return ['1']"
     if store.get_by_ids(["1"]) != [D("hello", id="1")]:
@@ -137,16 +122,6 @@ def _langchain_assertions(DictStore) -> str | None:  # noqa: N803 - a class
     built = DictStore.from_documents([D("hi", metadata={"n": 1})], BagOfWords(), ids=["9"])
     if built.get_by_ids(["9"]) != [D("hi", id="9", metadata={"n": 1})]:
         return "from_documents(..., ids=['9']) should store the document under '9'"
-    return None
-
-
-def dict_store_problems(attempt) -> str | None:
-    """LangChain's assertions, then batches drawn (seed 66) that the learner never saw, called
-    directly: gaps in the ids, no ids, no metadata, one text; then metadata of the wrong length."""
-    DictStore = dict_store(attempt)  # noqa: N806 - a class
-    problem = _langchain_assertions(DictStore)
-    if problem:
-        return problem
     store, seen, rng = DictStore(), set(), np.random.default_rng(66)
     for n in range(10):
         count = int(rng.integers(1, 6))
@@ -169,10 +144,15 @@ def dict_store_problems(attempt) -> str | None:
             given = ids[position] if ids else None
             if given is not None and id_ != given:
                 return f"{call}: text {position} has the id {given!r}, but you returned {id_!r}"
-            if given is None and (not _is_new_id(id_) or id_ in seen):
-                return f"{call}: text {position} has no id, and {id_!r} is not a new str(uuid4())"
+            if given is None:
+                try:
+                    is_new = str(uuid.UUID(id_)) == id_ and uuid.UUID(id_).version == 4 and id_ not in seen
+                except (TypeError, ValueError, AttributeError):
+                    is_new = False
+                if not is_new:
+                    return f"{call}: text {position} has no id, and {id_!r} is not a new str(uuid4())"
             seen.add(id_)
-            if store.store.get(id_) != Document(text, metadata=metadatas[position] if metadatas else {}, id=id_):
+            if store.store.get(id_) != D(text, metadata=metadatas[position] if metadatas else {}, id=id_):
                 return f"{call}: under {id_!r} the store holds {store.store.get(id_)!r:.80}"
     for texts, metadatas in ((["a", "b"], [{"n": 1}]), (["a"], [{"n": 1}, {"n": 2}])):
         try:
@@ -184,8 +164,7 @@ def dict_store_problems(attempt) -> str | None:
     return None
 
 
-#: What each exercise's answer may use (checks/allow.py reads its cell before it runs).
-ALLOWED = {
+ALLOWED = {  # what each answer may use: checks/allow.py reads its cell before it runs
     "Exercise 2": Allow(answer="similarity_to_relevance", modules=["math"]),
     "Exercise 3": Allow(answer="dict_add_texts", modules=["uuid", "itertools"], names=["RealDocument"],
                         refuse=["add_texts", "add_documents", "aadd_texts", "aadd_documents", "upsert"]),

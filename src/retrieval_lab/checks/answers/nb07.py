@@ -18,8 +18,8 @@ from retrieval_lab.models.embeddings import BagOfWords
 from retrieval_lab.scratch import Document
 
 
-# Exercise 1 (predict): the five things the exercise asks, on a fresh real store of the plane.
 def what_the_store_does() -> dict[str, Any]:
+    """Exercise 1 (predict): the five things the exercise asks, on a fresh real store of the plane."""
     store = InMemoryVectorStore(BagOfWords(["cat", "dog"]))
     store.add_documents([RealDocument(text, id=i) for i, text in CAT_DOG_PLANE])
     counts = {name: len(docs) for name, docs in {
@@ -32,9 +32,8 @@ def what_the_store_does() -> dict[str, Any]:
     return counts | {"second": second, "stored": len(store.store)}
 
 
-# Exercise 2 (debug): MMR's redundancy against every pick so far.
 def mmr(query_vector, vectors, k, lambda_mult) -> list[int]:
-    """The real ``maximal_marginal_relevance``'s picks."""
+    """Exercise 2 (debug)'s oracle: the real ``maximal_marginal_relevance``'s picks."""
     return maximal_marginal_relevance(np.array(query_vector), vectors, lambda_mult=lambda_mult, k=k)
 
 
@@ -52,19 +51,11 @@ def mmr_cases(fresh: bool = True) -> list[tuple[list[float], list[list[float]], 
         size, count = int(rng.integers(2, 6)), int(rng.integers(4, 10))
         vectors = rng.normal(size=(count, size)).round(3).tolist()
         query = rng.normal(size=size).round(3).tolist()
-        k = int(rng.integers(3, count + 2))
-        cases.append((query, vectors, k, float(rng.choice([0.0, 0.2, 0.4, 0.5, 0.7]))))
+        cases.append((query, vectors, int(rng.integers(3, count + 2)), float(rng.choice([0.0, 0.2, 0.4, 0.5, 0.7]))))
     return cases
 
 
 # Exercise 3 (debug): add_documents that wrote its ids on the caller's documents.
-def _is_uuid4(value: Any) -> bool:
-    try:
-        return uuid.UUID(value).version == 4 and str(uuid.UUID(value)) == value
-    except (TypeError, ValueError, AttributeError):
-        return False
-
-
 def _add_problems(store_class: type) -> str | None:
     """What the debug is about, called directly (seed 77): ids chosen as the real store chooses
     them, documents untouched, and each entry the text's, under its id."""
@@ -86,8 +77,13 @@ def _add_problems(store_class: type) -> str | None:
             wanted = ids[position] if ids else doc.id
             if wanted is not None and id_ != wanted:
                 return f"{call}: document {position} belongs under {wanted!r}, not {id_!r}"
-            if wanted is None and not _is_uuid4(id_):
-                return f"{call}: document {position} has no id, and {id_!r} is not a uuid4"
+            if wanted is None:  # the real store draws a new uuid4
+                try:
+                    drawn = uuid.UUID(id_).version == 4 and str(uuid.UUID(id_)) == id_
+                except (TypeError, ValueError, AttributeError):
+                    drawn = False
+                if not drawn:
+                    return f"{call}: document {position} has no id, and {id_!r} is not a uuid4"
             entry = store.store.get(id_)
             want = {"id": id_, "text": doc.page_content, "metadata": doc.metadata}
             if not entry or {key: entry.get(key) for key in want} != want:
@@ -98,8 +94,7 @@ def _add_problems(store_class: type) -> str | None:
 
 
 def safe_store_problems(store_class: type) -> str | None:
-    """Its own add_documents, mended and not borrowed: LangChain's standard tests, then the
-    ids and documents of random calls."""
+    """Its own add_documents, mended: LangChain's standard tests, then the ids and documents of calls."""
     if not isinstance(store_class, type):
         return f"expected a store class, got {type(store_class).__name__}"
     if "add_documents" not in vars(store_class):
@@ -118,8 +113,7 @@ def safe_store_problems(store_class: type) -> str | None:
     return problem
 
 
-#: What each exercise's answer may use (checks/allow.py reads its cell before it runs).
-ALLOWED = {
+ALLOWED = {  # what each answer may use: checks/allow.py reads its cell before it runs
     "Exercise 2": Allow(answer="fast_mmr", modules=["numpy", "math"], names=["cosine_similarity"],
                         refuse=["maximal_marginal_relevance", "max_marginal_relevance_search",
                                 "max_marginal_relevance_search_by_vector", "mmr_trace"]),

@@ -13,7 +13,6 @@ from retrieval_lab.checks.answers import fresh_seed
 from retrieval_lab.runtime.callbacks import RecordingHandler
 
 
-# Exercise 1 (predict): the steps, events, keyword arguments and errors of two real chains.
 def _exclaim(text: str) -> str:
     return text + "!"
 
@@ -29,7 +28,7 @@ def _repeat(text: str, times: int = 1) -> str:
 
 
 def what_the_chains_do() -> dict[str, Any]:
-    """Run the exercise's two real chains with a recorder each, and count."""
+    """Exercise 1 (predict): run the exercise's two real chains with a recorder each, and count."""
     nested = (RunnableLambda(str.upper) | _exclaim) | (RunnableLambda(_exclaim) | len)
     broken = RunnableLambda(str.strip) | _refuse_empty | _exclaim | len
     heard, heard_broken = RecordingHandler(), RecordingHandler()
@@ -44,15 +43,14 @@ def what_the_chains_do() -> dict[str, Any]:
             "starts": kinds.count("start"), "errors": kinds.count("error")}
 
 
-# Exercise 2 (debug): a fallback chain, against the real with_fallbacks.
-#: The fallbacks' own run: the real one reports it, the exercise's class need not.
+#: Exercise 2 (debug): a fallback chain against the real with_fallbacks. The fallbacks' own run:
+#: the real one reports it, the exercise's class need not.
 _OWN_RUNS = {"RunnableWithFallbacks", "Fallbacks"}
 
 
 def _run(make_chain: Callable[[list], Any], plan: str, kwargs: dict) -> tuple:
-    """What a fallback chain returns (or raises) for "ab", which steps ran with what, and the
-    events its steps reported to a recorder handed in through the config. ``plan`` names the
-    steps in order; a name ending in ! raises RuntimeError."""
+    """What a fallback chain returns (or raises) for "ab", which steps ran with what, and its steps'
+    events, heard through the config. ``plan`` names the steps; a name ending in ! raises."""
     ran: list[tuple[str, Any]] = []
 
     def make_step(name: str) -> Callable[..., str]:
@@ -94,9 +92,8 @@ def fallbacks_run(fallbacks_class: type) -> Callable[[str, dict], tuple]:
 
 
 def fallback_cases(seed: int = 8, drawn: int = 12, fresh: bool = True) -> list[tuple[str, dict]]:
-    """Fixed cases (a working primary, every step failing, keyword arguments) plus plans drawn
-    with a seed drawn anew at each check (``fresh=False``: ``seed``), so a table of the fixed
-    cases is not enough."""
+    """Fixed cases (a working primary, every step failing, keyword arguments) plus plans drawn with
+    a seed drawn anew at each check (``fresh=False``: ``seed``): a table of the fixed ones fails."""
     cases = [("primary backup", {}), ("primary! backup", {}), ("primary! backup", {"times": 2}),
              ("primary! backup!", {}), ("primary! backup! local", {"times": 3}),
              ("primary! backup! local!", {"times": 2}), ("only!", {}), ("only", {"times": 4})]
@@ -108,8 +105,7 @@ def fallback_cases(seed: int = 8, drawn: int = 12, fresh: bool = True) -> list[t
     return cases
 
 
-#: What each exercise's answer may use (checks/allow.py reads its cell before it runs).
-ALLOWED = {
+ALLOWED = {  # what each answer may use: checks/allow.py reads its cell before it runs
     "Exercise 2": Allow(answer="Fallbacks", names=["Runnable", "coerce_to_runnable"],
                         refuse=["with_fallbacks", "RunnableWithFallbacks"]),
 }
