@@ -57,9 +57,3 @@ EQUIVALENT = {
     "exercise 2, line 13: True -> False": "zip's strict flag: total and the word's scores both "
     "hold one score per document, so their lengths never differ and strict never fires",
 }
-
-# Found by a blind review: SQLite reached without `connect` or a bound `Connection`.
-WRONG += [
-]
-WRONG += [
-]

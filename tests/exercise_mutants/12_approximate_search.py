@@ -53,9 +53,3 @@ WRONG = [
     return candidates[ranking[:k]], len(centroids) + len(candidates)
 '''),
 ]
-
-# Found by a blind review: FAISS searching by a method the refusals did not name.
-WRONG += [
-]
-WRONG += [
-]

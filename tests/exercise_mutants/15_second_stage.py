@@ -72,5 +72,3 @@ WRONG += [
 WRONG += [
     Wrong.edit(3, "the_length_rescaled", ("return 1.0", "return len(passage) ** 0.5"), like="constant"),
 ]
-WRONG += [
-]
