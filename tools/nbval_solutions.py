@@ -182,11 +182,18 @@ def notebook_trials(notebook: Path) -> list[Trial]:
     return trials_for(notebook, [solution for _, _, solution in found], kinds)
 
 
+REPEAT_ENV = "RETRIEVAL_LAB_WRONG_REPEAT"  # a number: each wrong solution runs that many times
+
+
 class WrongRefused(pytest.Item):
-    """Every wrong solution and predict probe of a notebook is refused by its check, kindly."""
+    """Every wrong solution and predict probe of a notebook is refused by its check, kindly.
+
+    Checks that draw fresh cases (``answers.fresh_seed``) must refuse a wrong solution on every
+    draw, not most: ``RETRIEVAL_LAB_WRONG_REPEAT=50`` runs each one fifty times to show it.
+    """
 
     def runtest(self) -> None:
-        trials = notebook_trials(self.path)
+        trials = notebook_trials(self.path) * int(os.environ.get(REPEAT_ENV) or 1)
         if not trials:
             return
         reports = run_in_kernel(self, trial_runs(self.path, trials))

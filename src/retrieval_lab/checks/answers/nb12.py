@@ -97,7 +97,8 @@ def _apart(scores: np.ndarray, gap: float = 1e-5) -> bool:
 def at_least_cases(seed: int | None = None, drawn: int = 36) -> list[tuple]:
     """Small random collections (``fresh_seed``): lists short and long, k above n, nprobe from 1
     to nlist, in every third case the query's best lists emptied (their rows moved to another
-    list), and up to three cases with k left to its default."""
+    list; k of 1 in some, so an empty list counted as a row is caught on every draw), and up to
+    three cases with k left to its default."""
     rng = np.random.default_rng(fresh_seed(seed))
     cases = []
     for number in range(drawn):
@@ -115,6 +116,8 @@ def at_least_cases(seed: int | None = None, drawn: int = 36) -> list[tuple]:
             lists[np.isin(lists, ranked[: 1 + number % 2])] = ranked[-1]
         nprobe = 1 if number % 3 == 0 else int(rng.integers(1, nlist + 1))
         k = int(rng.integers(1, n + 4)) if number % 2 else int(rng.integers(1, 4))
+        if number % 6 == 0:  # best list emptied: k of 1, 2, 3 in turn (1 needs the next list)
+            k = 1 + number // 6 % 3
         cases.append((query, centroids, lists, rows, nprobe, k))
     return cases + [case[:5] for case in cases if len(case[3]) > 20][:3]  # k left to its default, 10
 
