@@ -111,7 +111,7 @@ nbval-other-cpu: venv
 	NPY_DISABLE_CPU_FEATURES="$(OTHER_CPU)" $(PYTEST) $(NBVAL) -q $(if $(NB),$(NB),notebooks)
 
 # The edit loop: no kernel, no browser, no Postgres server (test_postgres.py: about 12 s of CPU
-# in servers started and stopped), no test marked `slow` (above a second warm), fewer hypothesis
+# in servers started and stopped), no test marked `slow` (above about half a second warm), fewer hypothesis
 # examples; `make test` and CI run them all, at
 # the full count. `make quick NB=07` is the loop for one notebook instead: its guard, its strict
 # nbval followed by its exercise solutions and wrong solutions in the same kernel, and the unit

@@ -84,6 +84,7 @@ def test_chunk_corpus_refuses_chunks_without_start_index():
         chunking.chunk_corpus(RecursiveCharacterTextSplitter(chunk_size=800, chunk_overlap=0))
 
 
+@pytest.mark.slow
 def test_the_shipped_cache_holds_every_strategy_so_the_notebook_embeds_nothing():
     store = chunking.ChunkCache()
     for name, splitter in chunking.strategies(embeddings=_refuse()).items():
@@ -102,6 +103,7 @@ def test_a_sample_of_the_cached_vectors_is_what_minilm_makes():
     assert np.abs(cached - made).max() < 2e-3  # float16 storage
 
 
+@pytest.mark.slow
 def test_the_cached_semantic_cuts_are_what_the_chunker_makes_on_a_small_topic():
     topic = next(d for d in python_reference() if d.id == "while")
     chunker = SemanticChunker(MiniLM(), breakpoint_threshold_amount=80, add_start_index=True)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from langchain_classic.retrievers import (
@@ -188,6 +189,7 @@ def test_a_scratch_retriever_inside_a_real_chain_is_the_real_chain(
     )
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(corpora, queries, st.integers(1, 5), tag_lists, metadata, st.booleans())
 def test_a_retriever_invoked_inside_a_function_is_a_child_run_as_in_langchain_core(

@@ -81,6 +81,7 @@ def test_bag_of_words_ranks_by_the_cosine_of_the_vectors_bagofwords_makes():
     assert rank("qwertyuiop") == []  # no shared word: no cosine to rank by
 
 
+@pytest.mark.slow
 def test_dense_scores_tie_exactly_for_passages_with_the_same_text():
     from retrieval_lab.data.corpus import python_reference_chunks, python_reference_vectors
 
@@ -160,6 +161,7 @@ def test_holm_multiplies_the_sorted_p_values_and_never_lets_them_fall():
     assert evaluate.holm([0.9, 0.8]) == [1.0, 1.0]
 
 
+@pytest.mark.slow
 def test_the_randomization_p_value_is_the_exact_sign_flip_test_within_monte_carlo_error():
     import numpy as np
     from scipy import stats
@@ -248,6 +250,7 @@ def test_a_table_s_numbers_are_those_of_its_pairs_computed_one_by_one(resamples,
             for metric in evaluate.metric_functions(3).values())]
 
 
+@pytest.mark.slow
 def test_trec_eval_reads_the_written_files_and_finds_the_table_s_means(test_half, tmp_path):
     import pytrec_eval
 
@@ -382,6 +385,7 @@ def test_the_command_takes_a_split(capsys):
     assert rows_of(capsys.readouterr().out)[1][0].startswith(f"{dev} questions with judgments")
 
 
+@pytest.mark.slow
 def test_the_command_runs_as_a_module_and_reports_a_bad_file(tmp_path):
     bad = write(tmp_path, one(relevant=[{"doc": "iff", "start": 0, "end": 5, "grade": 1}]))
     done = subprocess.run(

@@ -67,6 +67,7 @@ def test_recall_matches_faiss_over_the_curve() -> None:
     assert all(rising), table
 
 
+@pytest.mark.slow
 def test_visits_are_faiss_s_within_a_fifth() -> None:
     table = both_builds()["table"]
     for ef in EFS:

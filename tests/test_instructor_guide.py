@@ -43,6 +43,7 @@ def test_instructor_notes_name_real_notebooks_and_answer_their_questions():
     assert guide.note_problems() == []
 
 
+@pytest.mark.slow
 def test_every_notebook_has_its_minutes_and_a_section_in_the_guide():
     text = rendered()
     for path in NOTEBOOKS:

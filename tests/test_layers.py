@@ -15,6 +15,8 @@ import sys
 import warnings
 from pathlib import Path
 
+import pytest
+
 import retrieval_lab
 
 PACKAGE = Path(retrieval_lab.__file__).parent
@@ -44,6 +46,7 @@ def _lazy_imports() -> set[tuple[str, str]]:
     return found
 
 
+@pytest.mark.slow
 def test_every_import_inside_a_function_has_its_reason():
     assert _lazy_imports() == set(LAZY), (
         "an import of retrieval_lab inside a function: move it to the module's top (lint-imports "
@@ -56,6 +59,7 @@ def test_the_package_holds_only_subpackages():
     assert modules == ["__init__.py"], f"a module of its own in src/retrieval_lab/: {modules}"
 
 
+@pytest.mark.slow
 def test_a_helper_layer_imports_no_layer_above_it():
     code = (
         "import sys, retrieval_lab.plots, retrieval_lab.plots.widgets, retrieval_lab.data.corpus, "
@@ -66,6 +70,7 @@ def test_a_helper_layer_imports_no_layer_above_it():
     assert done.stdout.strip() == str(["data", "models", "plots", "runtime"])
 
 
+@pytest.mark.slow
 def test_a_notebook_saved_from_the_last_release_still_imports():
     """Every flat name of release 0.1 imports the moved module, with a FutureWarning naming the
     new place (one fresh interpreter, so no earlier import hides the warning)."""

@@ -316,6 +316,7 @@ def test_one_name_for_branch_and_tag_is_what_the_recipe_avoids(clone):
     assert done.returncode != 0 and "matches more than one" in done.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("breaks", ["nbformat", "render"])
 def test_pin_changes_nothing_unless_it_can_finish(clone, breaks):
     """Without the course's environment (no nbformat), or when a later file cannot be made, no file

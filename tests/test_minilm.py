@@ -47,10 +47,12 @@ def test_minilm_equals_sentence_transformers(reference, ours):
     assert np.abs(ours - expected).max() <= 1e-5
 
 
+@pytest.mark.slow
 def test_vectors_are_unit_length(ours):
     assert np.allclose(np.linalg.norm(ours, axis=1), 1.0, atol=1e-6)
 
 
+@pytest.mark.slow
 def test_embed_query_agrees_with_embed_documents(reference, ours):
     texts, _ = reference
     model = MiniLM()
@@ -58,6 +60,7 @@ def test_embed_query_agrees_with_embed_documents(reference, ours):
         assert np.abs(np.array(model.embed_query(texts[i])) - ours[i]).max() <= 1e-5
 
 
+@pytest.mark.slow
 def test_order_is_the_callers_whatever_the_batching(reference, ours):
     texts, _ = reference
     rng = np.random.default_rng(3)
@@ -158,6 +161,7 @@ def test_the_speed_benchmark_times_the_same_texts_every_run():
     assert "=nan" in minilm_speed.summary_fields({})  # no reference venv: said, not hidden
 
 
+@pytest.mark.slow
 def test_the_shipped_shortcut_vectors_are_the_models_own():
     """Notebook 05 measures cutting at 128 pieces and the tanh GELU with vectors made once by
     tools.minilm_variants: they must belong to today's passages and be what the model gives."""

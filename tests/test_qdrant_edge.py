@@ -204,6 +204,7 @@ def test_a_store_on_a_path_survives_closing_and_is_opened_again(tmp_path):
     again.close()
 
 
+@pytest.mark.slow
 def test_without_qdrant_edge_the_scratch_package_imports_and_the_store_says_what_to_install():
     code = (
         "import sys; sys.modules['qdrant_edge'] = None\n"
@@ -291,6 +292,7 @@ def _random_store(n: int, d: int = 384, **config) -> QdrantEdgeVectorStore:
     return store
 
 
+@pytest.mark.slow
 def test_qdrant_edge_indexes_a_segment_only_above_10_000_kb_of_vectors_by_default():
     """The notebook says Edge's default indexing_threshold is below the server's 20,000 KB."""
     small = _random_store(6_000)  # 6,000 x 384 x 4 B = 9,000 KB: stays a plain segment
@@ -328,6 +330,7 @@ def test_below_full_scan_threshold_the_planner_scans_and_hnsw_ef_below_k_is_rais
 # ----------------------------------------------------------------------------- make bench
 
 
+@pytest.mark.slow
 def test_the_benchmarks_qdrant_edge_table_runs_on_tiny_sizes(capsys, search_scaling):
     bench = search_scaling
     bench.main(["--edge-only", "--edge-sizes", "200,400", "--dim", "8", "--queries", "5"])

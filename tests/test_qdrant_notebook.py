@@ -144,6 +144,7 @@ def test_index_keeps_a_qdrant_store_in_sync():
     assert store.client.count("pets").count == 2
 
 
+@pytest.mark.slow
 def test_the_benchmarks_qdrant_table_runs_on_tiny_sizes(capsys, search_scaling):
     bench = search_scaling
     bench.main(["--qdrant-only", "--qdrant-sizes", "50,100", "--dim", "8", "--queries", "3"])

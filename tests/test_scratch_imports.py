@@ -5,6 +5,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 import retrieval_lab.scratch as scratch
 
 
@@ -24,6 +26,7 @@ def test_scratch_does_not_import_langchain():
     assert out.stdout.strip() == "", f"retrieval_lab.scratch imported {out.stdout.strip()}"
 
 
+@pytest.mark.slow
 def test_the_learner_package_imports_nothing_of_the_maintainers_tools():
     """Layers: notebooks -> scratch -> helpers -> tools, with no arrow back into tools/."""
     code = (

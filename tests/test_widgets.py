@@ -93,6 +93,7 @@ def test_explorer_view_turns_errors_into_a_message():
     )
 
 
+@pytest.mark.slow
 def test_the_explorer_draws_the_picture_into_its_output():
     explorer = widgets.mmr_explorer(query="dog", lambda_mult=0.25)
     assert explorer.view.mmr == tuple(widgets.mmr_picks("dog", 0.25, 3, 6))
