@@ -12,15 +12,9 @@ WRONG = [
     Wrong.edit(1, "tuple_equals_list", ('"E": False', '"E": True')),
     # Exercise 2 (debug): remove repeats as == judges them.
     Wrong(2, "harness_skipped", STUB, forget=("pairs",)),
-    Wrong(2, "printed_form_key", '''def unique(docs):
-    seen, kept = set(), []
-    for doc in docs:
-        key = str(doc)
-        if key not in seen:
-            seen.add(key)
-            kept.append(doc)
-    return kept
-'''),
+    Wrong.edit(2, "printed_form_key", ("kept = []", "seen, kept = set(), []"),
+               ("if doc not in kept:  # `in` asks ==, the equality of Step 5",
+                "key = str(doc)\n        if key not in seen:\n            seen.add(key)"), hints=False),
     Wrong.edit(2, "repr_key", ("str(doc)", "repr(doc)"), like="printed_form_key"),
     Wrong.edit(2, "json_sorted_key",
                ("def", "import json\n\n\ndef"),
@@ -29,45 +23,26 @@ WRONG = [
                like="printed_form_key"),
     Wrong.edit(2, "freeze_key_writes_lists_as_json",
                ("def",
-                "import json\n"
-                "\n"
-                "\n"
+                "import json\n\n\n"
                 "def freeze(value):\n"
                 "    if isinstance(value, dict):\n"
                 "        return frozenset((k, freeze(v)) for k, v in value.items())\n"
                 "    if isinstance(value, list | tuple):\n"
                 "        return (type(value).__name__, json.dumps(value, default=str))\n"
-                "    return value\n"
-                "\n"
-                "\n"
+                "    return value\n\n\n"
                 "def"),
                ("str(doc)", "(doc.page_content, doc.id, freeze(doc.metadata))"), like="printed_form_key"),
-    Wrong.edit(2, "freeze_key_lists_as_tuples",
-               ("def",
-                "def freeze(value):\n"
-                "    if isinstance(value, dict):\n"
-                "        return frozenset((k, freeze(v)) for k, v in value.items())\n"
-                "    if isinstance(value, list | tuple):\n"
-                "        return tuple(freeze(v) for v in value)\n"
-                "    return value\n"
-                "\n"
-                "\n"
-                "def"),
-               ("str(doc)", "(doc.page_content, doc.id, freeze(doc.metadata))"), like="printed_form_key"),
+    Wrong.edit(2, "freeze_key_lists_as_tuples", ("import json\n\n\n", ""),
+               ("(type(value).__name__, json.dumps(value, default=str))", "tuple(freeze(v) for v in value)"),
+               like="freeze_key_writes_lists_as_json"),
     Wrong.edit(2, "freeze_key_sets_as_sorted_tuples",
-               ("def",
-                "def freeze(value):\n"
-                "    if isinstance(value, dict):\n"
-                '        return ("dict", frozenset((k, freeze(v)) for k, v in value.items()))\n'
-                "    if isinstance(value, list | tuple):\n"
-                "        return (type(value).__name__, tuple(freeze(v) for v in value))\n"
+               ("frozenset((k, freeze(v)) for k, v in value.items())",
+                '("dict", frozenset((k, freeze(v)) for k, v in value.items()))'),
+               ("return tuple(freeze(v) for v in value)",
+                "return (type(value).__name__, tuple(freeze(v) for v in value))\n"
                 "    if isinstance(value, set | frozenset):\n"
-                '        return ("tuple", tuple(sorted(freeze(v) for v in value)))\n'
-                "    return value\n"
-                "\n"
-                "\n"
-                "def"),
-               ("str(doc)", "(doc.page_content, doc.id, freeze(doc.metadata))"), like="printed_form_key"),
+                '        return ("tuple", tuple(sorted(freeze(v) for v in value)))'),
+               like="freeze_key_lists_as_tuples"),
     Wrong.edit(2, "keeps_the_last_copy",
                ("if doc not in kept:  # `in` asks ==, the equality of Step 5\n"
                 "            kept.append(doc)",

@@ -21,22 +21,9 @@ WRONG = [
     Wrong.edit(2, "every_space_stripped", ('line.rstrip("\\n")', "line.strip()"), like="newline_stripped_only"),
     Wrong.edit(2, "first_piece_of_each_line",
                ('line.rstrip("\\n")', '(line.splitlines() or [""])[0]'), like="newline_stripped_only"),
-    Wrong(2, "reads_everything", '''def lazy_lines(stream, source):
-    number = 0
-    for line in stream.readlines():
-        for text in line.splitlines():
-            number += 1
-            if text.strip():
-                yield Document(text, metadata={"source": source, "line": number})
-'''),
-    Wrong(2, "blank_lines_not_counted", '''def lazy_lines(stream, source):
-    number = 0
-    for raw in stream:
-        for text in raw.splitlines():
-            if text.strip():
-                number += 1
-                yield Document(text, metadata={"source": source, "line": number})
-'''),
+    Wrong.edit(2, "reads_everything", ("for raw in stream:", "for raw in stream.readlines():"), hints=False),
+    Wrong.edit(2, "blank_lines_not_counted", ("number += 1\n            if line.strip():",
+                                              "if line.strip():\n                number += 1"), hints=False),
     # Exercise 3 (extend): the chunks of load_and_split, split as the documents come.
     Wrong(3, "harness_skipped", STUB, forget=("RealTextFileLoader", "TEXT_FILES")),
     Wrong(3, "loads_everything_first", '''def lazy_split(loader, text_splitter):
@@ -44,9 +31,7 @@ WRONG = [
 '''),
     Wrong.edit(3, "documents_not_split",
                ("text_splitter.split_documents(loader.load())", "loader.lazy_load()"), like="loads_everything_first"),
-    Wrong(3, "metadata_lost", '''def lazy_split(loader, text_splitter):
-    for document in loader.lazy_load():
-        for text in text_splitter.split_text(document.page_content):
-            yield Document(text)
-'''),
+    Wrong.edit(3, "metadata_lost", ("yield from text_splitter.split_documents([document])",
+                                    "for text in text_splitter.split_text(document.page_content):\n"
+                                    "            yield Document(text)"), hints=False),
 ]

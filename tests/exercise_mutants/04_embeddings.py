@@ -16,18 +16,11 @@ WRONG = [
     cosine = np.dot(a, b) / (np.linalg.norm(a) * np.linalg.norm(b))
     return float(np.degrees(np.arccos(np.clip(cosine, -1.0, 1.0))))
 '''),
-    Wrong(2, "no_clip", '''def angle_degrees(a, b):
-    if not np.linalg.norm(a) or not np.linalg.norm(b):
-        raise ValueError("a zero vector has no direction")
-    cosine = np.dot(a, b) / (np.linalg.norm(a) * np.linalg.norm(b))
-    return float(np.degrees(np.arccos(cosine)))
-'''),
-    Wrong(2, "radians", '''def angle_degrees(a, b):
-    if not np.linalg.norm(a) or not np.linalg.norm(b):
-        raise ValueError("a zero vector has no direction")
-    cosine = cosine_similarity([a], [b])[0][0]
-    return float(np.arccos(np.clip(cosine, -1.0, 1.0)))
-'''),
+    Wrong.edit(2, "no_clip", ("norm(a):", "norm(a) or not np.linalg.norm(b):"),
+               ("np.clip(cosine, -1.0, 1.0)", "cosine"), like="zero_second_vector_unchecked"),
+    Wrong.edit(2, "radians",
+               ("np.dot(a, b) / (np.linalg.norm(a) * np.linalg.norm(b))", "cosine_similarity([a], [b])[0][0]"),
+               ("np.degrees(np.arccos(cosine))", "np.arccos(np.clip(cosine, -1.0, 1.0))"), like="no_clip"),
     Wrong(2, "zero_vector_scores_90", '''def angle_degrees(a, b):
     cosine = float(real_cosine_similarity([a, [1.0] * len(a)], [b])[0][0])
     return float(np.degrees(np.arccos(np.clip(cosine, -1.0, 1.0))))

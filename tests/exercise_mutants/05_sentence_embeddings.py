@@ -28,11 +28,10 @@ WRONG = [
     Wrong.edit(3, "nearest_of_one_side_only",
                ("[(i, int(j)) for i, j in enumerate(nearest) if i < j and nearest[j] == i]",
                 "sorted({tuple(sorted((i, int(j)))) for i, j in enumerate(nearest)})"), hints=False),
-    Wrong(3, "itself_as_neighbour", '''def paraphrase_pairs(texts):
-    vectors = np.array(MiniLM().embed_documents(texts))
-    nearest = (vectors @ vectors.T).argmax(1)
-    return [(i, int(j)) for i, j in enumerate(nearest) if i < j and nearest[j] == i]
-'''),
+    Wrong.edit(3, "itself_as_neighbour",
+               ("similarity = vectors @ vectors.T\n"
+                "    np.fill_diagonal(similarity, -np.inf)  # a text is not its own neighbour\n"
+                "    nearest = similarity.argmax(1)", "nearest = (vectors @ vectors.T).argmax(1)"), hints=False),
     Wrong.edit(3, "counted_words",
                ("vectors = np.array(MiniLM().embed_documents(texts))",
                 "vocabulary = sorted({w for t in texts for w in words_of(t)})\n"

@@ -23,12 +23,10 @@ WRONG = [
     Wrong.edit(2, "negatives_clipped", ("(similarity + 1.0) / 2.0", "max(0.0, similarity)")),
     Wrong.edit(2, "curved_not_straight", ("(similarity + 1.0) / 2.0", "((similarity + 1.0) / 2.0) ** 2")),
     Wrong.edit(2, "distance_function_kept", ("(similarity + 1.0) / 2.0", "1.0 - similarity")),
+    Wrong.edit(2, "nan_at_the_ends", ("return (similarity",  # "outside the open interval": no answer
+                                      'if abs(similarity) >= 1.0:\n        return float("nan")\n'
+                                      "    return (similarity")),
     # Exercise 3 (apply): the add_texts of a dict store
-    Wrong(2, "nan_at_the_ends", '''def similarity_to_relevance(similarity):
-    if abs(similarity) >= 1.0:  # "outside the open interval": no answer
-        return float("nan")
-    return (similarity + 1.0) / 2.0
-'''),
     Wrong.edit(3, "given_ids_ignored",
                ("texts = list(texts)\n    given = iter(ids or [])\n    stored =", "texts, stored = list(texts),"),
                ("next(given, None) or str(uuid.uuid4())", "str(uuid.uuid4())"), hints=False),
@@ -37,26 +35,21 @@ WRONG = [
                 "n, (text, metadata) in enumerate(\n"
                 "            zip(texts, metadatas or [{} for _ in texts], strict=True)):"),
                ("id_ =", "id_ = ids[n] if ids else"), like="given_ids_ignored"),
-    Wrong(3, "metadata_dropped", '''def dict_add_texts(self, texts, metadatas=None, *, ids=None, **kwargs):
-    texts, given, stored = list(texts), iter(ids or []), []
-    for text in texts:
-        id_ = next(given, None) or str(uuid.uuid4())
-        self.store[id_] = RealDocument(text, id=id_)
-        stored.append(id_)
-    return stored
-'''),
+    Wrong.edit(3, "metadata_dropped",
+               ("texts = list(texts)\n    given = iter(ids or [])\n    stored = []",
+                "texts, given, stored = list(texts), iter(ids or []), []"),
+               ("text, metadata in zip(texts, metadatas or [{} for _ in texts], strict=True):", "text in texts:"),
+               ("metadata=metadata, id=id_)", "id=id_)"), hints=False),
     Wrong.edit(3, "counter_ids",
                ("texts = list(texts)\n"
                 "    given = iter(ids or [])\n"
                 "    stored =",
                 "texts, given, stored = list(texts), iter(ids or []),"),
                ("str(uuid.uuid4())", 'f"doc-{len(self.store)}"'), hints=False),
-    Wrong(3, "nothing_returned", '''def dict_add_texts(self, texts, metadatas=None, *, ids=None, **kwargs):
-    texts, given = list(texts), iter(ids or [])
-    for text, metadata in zip(texts, metadatas or [{} for _ in texts], strict=True):
-        id_ = next(given, None) or str(uuid.uuid4())
-        self.store[id_] = RealDocument(text, metadata=metadata, id=id_)
-'''),
+    Wrong.edit(3, "nothing_returned",
+               ("texts = list(texts)\n    given = iter(ids or [])\n    stored = []",
+                "texts, given = list(texts), iter(ids or [])"),
+               ("\n        stored.append(id_)\n    return stored", ""), hints=False),
     Wrong.edit(3, "generator_used_up",
                ("texts = list(texts)\n"
                 "    given = iter(ids or [])\n"

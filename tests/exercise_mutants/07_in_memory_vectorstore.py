@@ -26,16 +26,10 @@ WRONG = [
     Wrong(3, "empty_subclass", '''class SafeStore(InMemoryVectorStore):
     pass
 '''),
-    Wrong(3, "ids_written_back_as_shipped", '''class SafeStore(InMemoryVectorStore):
-    def add_documents(self, documents, ids=None, **kwargs):
-        vectors = self.embedding.embed_documents([d.page_content for d in documents])
-        for n, doc in enumerate(documents):
-            doc.id = ids[n] if ids else doc.id or str(uuid.uuid4())
-            self.store[doc.id] = dict(
-                id=doc.id, vector=vectors[n], text=doc.page_content, metadata=doc.metadata,
-            )
-        return [doc.id for doc in documents]
-'''),
+    Wrong.edit(3, "ids_written_back_as_shipped", ("        chosen = []\n", ""), ("doc_id = ids", "doc.id = ids"),
+               ("[doc_id] = dict(\n                id=doc_id,", "[doc.id] = dict(\n                id=doc.id,"),
+               ("    chosen.append(doc_id)  # the caller's document keeps its own id\n        return chosen",
+                "return [doc.id for doc in documents]")),
     Wrong.edit(3, "given_ids_ignored", ("ids[n] if ids else doc.id", "doc.id")),
     Wrong.edit(3, "own_ids_ignored", ("doc.id or str(uuid.uuid4())", "str(uuid.uuid4())")),
     Wrong.edit(3, "counter_not_uuid", ("str(uuid.uuid4())", "f'doc-{len(self.store)}'")),
