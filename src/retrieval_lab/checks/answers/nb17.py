@@ -1,10 +1,7 @@
-"""Notebook 17's exercise checks, on a Postgres server of their own.
-
-The checks never touch the notebook's server: a private server (started the first time a check
-needs it, stopped when Python exits) holds the same table - the 781 passages, their MiniLM
-vectors, the same HNSW index - so a skipped cell cannot make a check agree. It logs each statement
-it runs with its parameters: the SQL is judged as the server executed it, not as a client sent it.
-"""
+"""Notebook 17's exercise checks, on a private Postgres server (started by the first check that
+needs it, stopped at exit) with the notebook's table - 781 passages, MiniLM vectors, HNSW index - so
+a skipped cell cannot make a check agree. It logs each statement it runs with its parameters: the SQL
+is judged as the server executed it, not as a client sent it."""
 
 from __future__ import annotations
 
@@ -42,17 +39,14 @@ def _passages() -> tuple[list[Any], np.ndarray]:
 
 @functools.cache
 def _question_vector() -> list[float]:
-
     return list(MiniLM().embed_query(QUESTION))
 
 
 @functools.cache
 def _mirror() -> tuple[Any, Any]:
-    """(server, engine): a private Postgres with the notebook's table and HNSW index, which logs
-    every statement it runs and the parameters it ran it with."""
+    """(server, engine): a private Postgres with the notebook's table and index, logging each statement."""
     from langchain_postgres import Column, PGEngine, PGVectorStore
     from langchain_postgres.v2.indexes import HNSWIndex
-
 
     server = start_postgres(settings={"log_statement": "all", "log_line_prefix": ""})
     with server.connect() as conn:  # the learner's SQL runs as a role that may only read the tables
@@ -72,8 +66,7 @@ def _mirror() -> tuple[Any, Any]:
 
 def _run(query: str, params: Any = None, *, settings: tuple[str, ...] = (), first: tuple[str, ...] = (),
          user: str = "postgres") -> list[tuple]:
-    """A statement's rows on the private server, after ``SET LOCAL`` of each setting and the
-    ``first`` statements, in a transaction rolled back at once."""
+    """Rows of ``query`` on the private server after ``SET LOCAL`` of each setting and ``first``, rolled back."""
     server, _ = _mirror()
     server.start()
     with server.connect(autocommit=False, user=user) as conn:
@@ -95,9 +88,8 @@ _PARAMETER = re.compile(r"\$(\d+) = ('(?:[^']|'')*'|NULL)")
 
 
 def _executed(position: int) -> list[tuple[str, dict[str, str | None]]]:
-    """Each statement the private server ran after ``position`` in its log, as psycopg would run it
-    again: its text ($1 written %(p1)s, % as %%) and its parameters as the server read them ({"p1":
-    "3"}). The server starts each line it continues with a tab, so no SQL text can forge an entry."""
+    """Each statement the server ran after ``position`` in its log, as psycopg would run it again: text
+    ($1 as %(p1)s, % as %%) and parameters ({"p1": "3"}). A continued line starts with a tab: no SQL forges one."""
     ran: list[tuple[str, dict[str, str | None]]] = []
     for entry in _ENTRY.split(_mirror()[0].log_since(position)):
         entry = entry.replace("\n\t", "\n").strip()
@@ -109,31 +101,18 @@ def _executed(position: int) -> list[tuple[str, dict[str, str | None]]]:
     return ran
 
 
-# ----------------------------------------------------------------- Exercise 1: predict
-
-_ORDERS = {
-    "A": "embedding <-> %s::vector LIMIT 4",
-    "B": "cosine_distance(embedding, %s::vector) LIMIT 4",
-    "C": "embedding <=> %s::vector DESC LIMIT 4",
-    "D": "embedding <=> %s::vector LIMIT 50",
-    "E": "embedding <=> %s::vector LIMIT 4",
-}
+_ORDERS = {"A": "embedding <-> %s::vector LIMIT 4", "B": "cosine_distance(embedding, %s::vector) LIMIT 4",
+           "C": "embedding <=> %s::vector DESC LIMIT 4", "D": "embedding <=> %s::vector LIMIT 50",
+           "E": "embedding <=> %s::vector LIMIT 4"}  # E: with the index dropped
 
 
 @functools.cache
 def index_plans_truth() -> dict[str, bool]:
-    """For each letter, whether EXPLAIN shows an Index Scan (sequential scans switched off)."""
-    vector = str(_question_vector())
-    answers = {}
-    for letter, order in _ORDERS.items():
-        drop = (f"DROP INDEX {TABLE}langchainvectorindex",) if letter == "E" else ()
-        shown = _plan(f"SELECT langchain_id FROM {TABLE} ORDER BY {order}", (vector,),
-                      settings=(SEQSCAN_OFF,), first=drop)
-        answers[letter] = "Index Scan" in shown
-    return answers
-
-
-# ----------------------------------------------------------------- Exercise 2: apply
+    """Exercise 1 (predict): for each letter, whether EXPLAIN shows an Index Scan (sequential scans off)."""
+    vector, drop = str(_question_vector()), (f"DROP INDEX {TABLE}langchainvectorindex",)
+    return {letter: "Index Scan" in _plan(f"SELECT langchain_id FROM {TABLE} ORDER BY {order}", (vector,),
+                                          settings=(SEQSCAN_OFF,), first=drop if letter == "E" else ())
+            for letter, order in _ORDERS.items()}
 
 
 def nearest_cases() -> list[tuple[str, list[str], int]]:
@@ -141,9 +120,7 @@ def nearest_cases() -> list[tuple[str, list[str], int]]:
     k from 1 to 9; one topic list is empty, one holds a quote, one topic has fewer rows than k."""
     passages, vectors = _passages()
     topics = sorted({p.metadata["topic"] for p in passages})
-    draw = random.Random(1616)
-    noise = np.random.default_rng(1616)
-    cases = []
+    draw, noise, cases = random.Random(1616), np.random.default_rng(1616), []
     for n in range(7):
         row = vectors[draw.randrange(len(vectors))] + noise.normal(0, 0.02, vectors.shape[1])
         row = (row / np.linalg.norm(row)).astype(np.float32)
@@ -173,31 +150,14 @@ def nearest_oracle(vector: str, topics: list[str], k: int) -> tuple[list[str], d
 def _same_nearest(got: Any, expected: tuple[list[str], dict[str, float]]) -> bool:
     """The same ids in the same order, or an order that differs only among equal distances."""
     ids, distance = expected
-    if not isinstance(got, list) or len(got) != len(ids) or len(set(got)) != len(got):
-        return False
-    if any(doc_id not in distance for doc_id in got):
-        return False
-    return all(abs(distance[g] - distance[e]) < 1e-5 for g, e in zip(got, ids, strict=True))
-
-
-def _on_mirror(attempt: Callable[..., Any], *args: Any) -> Any:
-    """The learner's function, run with its notebook's ``sql(...)`` (and so its cell's helpers') on
-    the private server, as a role that may only read; the notebook's ``sql`` put back after."""
-    names = getattr(inspect.unwrap(attempt), "__globals__", {})
-    saved = {name: names[name] for name in ["sql"] if name in names}
-    names["sql"] = lambda query, *params: _run(query, params or None, user=LEARNER)
-    try:
-        return attempt(*args)
-    finally:
-        names.pop("sql")
-        names.update(saved)
+    return (isinstance(got, list) and len(got) == len(ids) == len(set(got)) and all(g in distance for g in got)
+            and all(abs(distance[g] - distance[e]) < 1e-5 for g, e in zip(got, ids, strict=True)))
 
 
 def _sql_problem(ran: list[tuple[str, dict[str, Any]]], case: tuple[str, list[str], int],
                  other: tuple[str, list[str], int]) -> str | None:
-    """What is wrong with the SQL the server ran for ``case`` (vector, topics, k): no SELECT on the
-    table, none that received the three values as parameters, or none that answers ``other`` when
-    the server runs it again with ``other``'s values as those parameters (a pasted value stays)."""
+    """What is wrong with the SQL the server ran for ``case``: no SELECT on the table, none that got the
+    three values as parameters, or none that answers ``other`` run again with its values (a pasted one stays)."""
     searches = [(text, params) for text, params in ran if TABLE in text and re.search(r"\bselect\b", text, re.I)]
     if not searches:
         return "your function ran no SELECT on python_reference through sql(...)"
@@ -224,64 +184,55 @@ def _sql_problem(ran: list[tuple[str, dict[str, Any]]], case: tuple[str, list[st
 
 
 def nearest_problems(attempt: Callable[..., Any]) -> str | None:
-    """The learner's function on every case, its ``sql`` pointed at the private server (the store's
-    searches refused by the allowlist): its answer, and the SQL the server ran for it."""
-    server, _ = _mirror()
-    cases = nearest_cases()
-    for n, (vector, topics, k) in enumerate(cases):
-        start = server.log_position()
-        got = _on_mirror(attempt, vector, topics, k)
-        want = nearest_oracle(vector, topics, k)  # only after the learner's code returned
-        shown = f"topics={topics!r}, k={k}"
-        if not _same_nearest(got, want):
-            return f"on {shown} your function returned {got!r}: not the k nearest of those topics"
-        wrong_sql = _sql_problem(_executed(start), cases[n], cases[(n + 1) % len(cases)])
-        if wrong_sql:
-            return f"{wrong_sql} (on {shown})"
-    return None
+    """Exercise 2 (apply): the learner's function on every case, with its notebook's ``sql`` (so its cell's
+    helpers' too) pointed at the private server as a role that may only read, put back after: its
+    answer, and the SQL the server ran for it."""
+    server, cases = _mirror()[0], nearest_cases()
+    names = getattr(inspect.unwrap(attempt), "__globals__", {})
+    saved = {name: names[name] for name in ["sql"] if name in names}
+    names["sql"] = lambda query, *params: _run(query, params or None, user=LEARNER)
+    try:
+        for n, (vector, topics, k) in enumerate(cases):
+            start = server.log_position()
+            got = attempt(vector, topics, k)
+            want = nearest_oracle(vector, topics, k)  # only after the learner's code returned
+            shown = f"topics={topics!r}, k={k}"
+            if not _same_nearest(got, want):
+                return f"on {shown} your function returned {got!r}: not the k nearest of those topics"
+            wrong_sql = _sql_problem(_executed(start), cases[n], cases[(n + 1) % len(cases)])
+            if wrong_sql:
+                return f"{wrong_sql} (on {shown})"
+        return None
+    finally:
+        names.pop("sql")
+        names.update(saved)
 
-
-# ----------------------------------------------------------------- Exercise 3: debug
 
 MAX_EF_SEARCH = 100
 _TOPICS = (("debugger", 4), ("import", 4), ("naming", 6), ("compound", 8))
 
 
-def _applied(settings: list[str]) -> dict[str, str] | str:
-    """What the server's settings are after ``SET LOCAL`` of each of the learner's (read back, so
-    spelling, case and ``TO`` make no difference), or what was wrong with one."""
-    try:
+def fill_problems(options: Any) -> str | None:
+    """Exercise 3 (debug): the learner's query options on the private table give k rows of the topic,
+    served by the HNSW index in the plan the server executed for the store's own SELECT. The table is
+    small: the check switches sequential scans off itself, standing in for a big one."""
+    from langchain_postgres import PGVectorStore
+    from langchain_postgres.v2.indexes import QueryOptions
+
+    if not isinstance(options, QueryOptions):
+        return f"expected query options (a QueryOptions, such as HNSWQueryOptions), got {type(options).__name__}"
+    settings = [" ".join(str(s).split()) for s in options.to_parameter()]
+    try:  # the settings read back after SET LOCAL, so spelling, case and TO make no difference
         [(seqscan, ef)] = _run("SELECT current_setting('enable_seqscan'), "
                                "coalesce(current_setting('hnsw.ef_search', true), '40')",  # 40: pgvector's
                                settings=tuple(settings), user=LEARNER)
     except Exception as exc:  # the server's own complaint about a setting
         return f"the server refused one of your settings ({type(exc).__name__}: {str(exc).splitlines()[0]})"
-    return {"enable_seqscan": seqscan, "hnsw.ef_search": ef}
-
-
-def fill_problems(options: Any) -> str | None:
-    """The learner's query options on the private table: k rows of the topic, which the HNSW index
-    served in the plan the server executed for the store's own SELECT.
-
-    The table is small, so the planner would scan it anyway; the check switches sequential scans
-    off itself, standing in for a table big enough that the planner takes the index.
-    """
-    from langchain_postgres import PGVectorStore
-    from langchain_postgres.v2.indexes import QueryOptions
-
-
-    if not isinstance(options, QueryOptions):
-        return f"expected query options (a QueryOptions, such as HNSWQueryOptions), got {type(options).__name__}"
-    settings = [" ".join(str(s).split()) for s in options.to_parameter()]
-    applied = _applied(settings)
-    if isinstance(applied, str):
-        return applied
-    if applied["enable_seqscan"] != "on":
+    if seqscan != "on":
         return ("your options switch sequential scans off, which is never a production setting: the "
                 "check does that itself here, standing in for a table big enough that the planner "
                 "takes the index")
-    ef = int(applied["hnsw.ef_search"])
-    if ef > MAX_EF_SEARCH:
+    if (ef := int(ef)) > MAX_EF_SEARCH:
         return (f"ef_search = {ef}: every search, filtered or not, would then keep {ef} candidates; "
                 f"keep it at most {MAX_EF_SEARCH}")
     forced = (SEQSCAN_OFF, *settings)
@@ -312,15 +263,11 @@ def fill_problems(options: Any) -> str | None:
     return None
 
 
-#: What each exercise's answer may use (checks/allow.py reads its cell before it runs).
-ALLOWED = {
-    "Exercise 2": Allow(
-        answer="nearest_in_topics",
-        names=["sql"],
-        refuse=["similarity_search", "similarity_search_with_score", "similarity_search_by_vector",
-                "similarity_search_with_relevance_scores", "max_marginal_relevance_search",
-                "as_retriever", "invoke", "get_by_ids", "asimilarity_search",
-                "asimilarity_search_by_vector"],
-    ),
+ALLOWED = {  # what each answer may use: checks/allow.py reads its cell before it runs
+    "Exercise 2": Allow(answer="nearest_in_topics", names=["sql"],
+                        refuse=["similarity_search", "similarity_search_with_score", "similarity_search_by_vector",
+                                "similarity_search_with_relevance_scores", "max_marginal_relevance_search",
+                                "as_retriever", "invoke", "get_by_ids", "asimilarity_search",
+                                "asimilarity_search_by_vector"]),
     "Exercise 3": Allow(answer="options_that_fill_k", names=["HNSWQueryOptions"]),
 }
