@@ -32,14 +32,12 @@ def _ndcg10(name: str) -> dict[str, float]:
     return evaluate.per_question(ndcg_at_k, runs[name], qrels, k=10)
 
 
-# ----------------------------------------------------------------- Exercise 1: predict
-
 STYLES = ("keyword", "mixed", "paraphrase")
 
 
 def style_verdicts() -> dict[str, str]:
-    """hybrid, MiniLM or unclear per style: the hybrid against MiniLM on nDCG@10, paired on
-    each style's questions, the three p-values Holm-adjusted together (``significance``)."""
+    """Exercise 1 (predict): hybrid, MiniLM or unclear per style: the hybrid against MiniLM on nDCG@10,
+    paired on each style's questions, the three p-values Holm-adjusted together (``significance``)."""
     scores = {}
     for run in ("hybrid (RRF)", "MiniLM"):
         values = _ndcg10(run)
@@ -51,12 +49,9 @@ def style_verdicts() -> dict[str, str]:
             for s, c in zip(STYLES, found, strict=True)}
 
 
-# ----------------------------------------------------------------- Exercises 2 and 3: references
-
-
 @dataclass(frozen=True)
 class Interval:
-    """A reference interval and how far a 10,000-resample estimate of it may stray."""
+    """Exercise 2's reference interval and how far a 10,000-resample estimate of it may stray."""
 
     low: float
     high: float
@@ -71,7 +66,7 @@ class Interval:
 
 @dataclass(frozen=True)
 class PValue:
-    """A reference p-value and how far a 10,000-resample estimate of it may stray."""
+    """Exercise 3's reference p-value and how far a 10,000-resample estimate of it may stray."""
 
     p: float
     tolerance: float
@@ -88,18 +83,16 @@ def _differences(a: Mapping[str, float], b: Mapping[str, float]) -> tuple[float,
 
 def reference_interval(a: Mapping[str, float], b: Mapping[str, float], *rest: Any,
                        **__: Any) -> Interval:
-    """The reference for one case (remembered: each trial of the check asks again). With one
-    resample the interval is one resampled mean: low equals high, between the extremes."""
+    """The reference for one case (cached: each trial asks again); with one resample, one mean."""
     diffs = _differences(a, b)
     return Interval(min(diffs), max(diffs), -1.0) if rest and rest[0] == 1 else _interval(diffs)
 
 
 @cache
 def _interval(diffs: tuple[float, ...]) -> Interval:
-    """The paired 95 % percentile interval, from 400,000 resamples (its own error is a
-    fraction of the tolerance). The tolerance is an eighth of the bootstrap standard error:
-    about 4.7 Monte Carlo standard errors of a bound estimated from 10,000 resamples, and less
-    than the distance between a 2.5th and a 3.5th percentile (0.15 of it)."""
+    """The paired 95 % percentile interval from 400,000 resamples; tolerance an eighth of the bootstrap
+    standard error: about 4.7 Monte Carlo standard errors of a bound from 10,000 resamples, and less than
+    the distance between a 2.5th and a 3.5th percentile."""
     _, low, high = evaluate.bootstrap_interval(diffs, 400_000, seed=12345)
     return Interval(low, high, float(np.std(diffs)) / math.sqrt(len(diffs)) / 8 + 1e-9)
 
@@ -113,20 +106,17 @@ def same_interval(got: Any, expected: Interval) -> bool:
 
 def reference_p_value(a: Mapping[str, float], b: Mapping[str, float], *rest: Any,
                       **__: Any) -> PValue:
-    """The reference for one case (remembered: each trial of the check asks again). With one
-    resample of twenty wins out of twenty, that resample is (almost surely, 1 - 2**-19) less
-    extreme than the observation: (0 + 1) / (1 + 1)."""
+    """The reference for one case (cached); one resample of twenty wins is (almost surely, 1 - 2**-19)
+    less extreme than the observation: (0 + 1) / (1 + 1)."""
     diffs = _differences(a, b)
     return PValue(0.5, 1e-12) if rest and rest[0] == 1 else _p_value(diffs)
 
 
 @cache
 def _p_value(diffs: tuple[float, ...]) -> PValue:
-    """The two-sided sign-flip p-value: exact (every sign pattern of the non-zero differences,
-    in exact integer sums, as ``scipy.stats.permutation_test`` does when they are few) up to
-    16 non-zero differences, else from 400,000 resamples; the tolerance is 5 Monte Carlo
-    standard errors of an estimate from 10,000 resamples, plus the 1 / 10,001 an estimate adds
-    by counting the observed assignment."""
+    """The two-sided sign-flip p-value: exact (every sign pattern, in integer sums) up to 16 non-zero
+    differences, else from 400,000 resamples; tolerance 5 Monte Carlo standard errors of a 10,000-resample
+    estimate, plus the 1 / 10,001 an estimate adds by counting the observed assignment."""
     units = np.array([round(d * 1e12) for d in diffs if d != 0], dtype=np.int64)
     if len(units) <= 16:
         signs = np.array(list(itertools.product((-1, 1), repeat=len(units))), dtype=np.int64)
@@ -160,10 +150,9 @@ _DIFFERENT_QUESTIONS = [({"q1": 1.0, "q2": 0.0}, {"q1": 0.0, "q3": 0.0}),
 
 
 def bootstrap_cases() -> list[tuple[dict, dict]]:
-    """Hit-rate-like (-1, 0, 1), recall-like and continuous differences of 25 to 137
-    questions (few hit-rate questions would put the bounds on a lattice coarser than the
-    tolerance), b's keys in another order than a's; the course's hybrid against MiniLM;
-    two questions that differ alike (an interval of one point); different questions."""
+    """Hit-rate-like (-1, 0, 1), recall-like and continuous differences of 25 to 137 questions (fewer
+    would put the bounds on a lattice coarser than the tolerance), b's keys in another order; the
+    course's hybrid against MiniLM; two questions that differ alike (one point); different questions."""
     rng = random.Random(14)
     steps = {"hit": [-1.0, 0.0, 0.0, 0.0, 1.0, 1.0], "recall": [-0.5, -1 / 3, 0.0, 0.0, 0.25, 0.5, 1.0]}
     cases = [_pairs([rng.choice(steps[kind]) if kind in steps else rng.gauss(0.05, 0.3) for _ in range(n)], rng)
@@ -179,10 +168,9 @@ def bootstrap_cases() -> list[tuple[dict, dict]]:
 
 
 def randomization_cases() -> list[tuple[dict, dict]]:
-    """Ties everywhere (-1, 0, 1 differences), a mean below zero, a small steady difference
-    between two scores that move together (paired it is clear, unpaired it is not), twenty
-    wins out of twenty (a p-value far below 1 / 10,000), nothing to tell apart, the course's
-    runs, and different questions."""
+    """Ties everywhere (-1, 0, 1), a mean below zero, a small steady difference of scores that move
+    together (clear paired, not unpaired), twenty wins of twenty (p far below 1 / 10,000), nothing to
+    tell apart, the course's runs, and different questions."""
     rng = random.Random(41)
     cases = [_pairs(diffs, rng) for diffs in (
         [rng.choice([-1.0, 0.0, 1.0, 1.0]) for _ in range(14)],
@@ -201,17 +189,14 @@ def randomization_cases() -> list[tuple[dict, dict]]:
     return cases + _DIFFERENT_QUESTIONS
 
 
-# ----------------------------------------------------------------- Exercise 4: apply
-
-
 def _words(text: str) -> list[str]:
     return [w for w in "".join(c.lower() if c.isalnum() else " " for c in text).split()
             if any(c.isalpha() for c in w)]
 
 
 def question_problems(mine: Any) -> str | None:
-    """What is wrong with three questions a learner wrote, or None: the file's own checks, then
-    what the exercise asks, spans that land on passages, and MiniLM's run scored as the shipped."""
+    """Exercise 4 (apply): what is wrong with three questions a learner wrote, or None: the file's own
+    checks, then what the exercise asks, spans that land on passages, and MiniLM's run scored as the shipped."""
     try:
         evaluate.check_questions(mine, "your questions", styles=evaluate.STYLES)
     except evaluate.QuestionFileError as error:
@@ -219,16 +204,19 @@ def question_problems(mine: Any) -> str | None:
     if len(mine) != 3 or sum(bool(q["relevant"]) for q in mine) < 2:
         return "write three questions, at least two of them with a span"
     shipped = [frozenset(_words(q["question"])) for q in evaluate.load_questions()]
+    vocabulary, minilm = _corpus()
     seen: set[str] = set()
     for q in mine:
         words = _words(q["question"])
-        if len(set(words)) < 3:
+        asked = set(words)
+        if len(asked) < 3:
             return f"{q['id']!r}: {q['question']!r} is not a question a user would ask " \
                    "(three different words at least)"
-        if 2 * sum(w in _vocabulary() for w in words) < len(words):  # the shipped: 55 % at least
+        if 2 * sum(w in vocabulary for w in words) < len(words):  # the shipped: 55 % at least
             return f"{q['id']!r}: most of its words are nowhere in the Python reference: " \
                    "write a question a user might ask about Python"
-        if any(_near(set(words), other) for other in shipped):
+        # a shipped question with words added (" please"), removed or moved: all its words, or 4 in 5 shared
+        if any(other <= asked or len(asked & other) >= 0.8 * len(asked | other) for other in shipped):
             return f"{q['id']!r}: write questions of your own, this one is in the shipped file"
         if " ".join(words) in seen:
             return f"{q['id']!r} asks the same as another of your questions"
@@ -238,31 +226,20 @@ def question_problems(mine: Any) -> str | None:
         if q["relevant"] and not labels[q["id"]]:
             return f"{q['id']!r}: its spans land on no passage of the corpus (only on spaces " \
                    "between passages?)"
-    run = {q["id"]: _minilm()(q["question"]) for q in mine}
+    run = {q["id"]: minilm(q["question"]) for q in mine}
     if len(evaluate.per_question(ndcg_at_k, run, labels, k=10)) != sum(bool(q["relevant"]) for q in mine):
         return "some answerable question could not be scored"
     return None
 
 
-def _near(mine: set[str], shipped: frozenset[str]) -> bool:
-    """A shipped question with words added (" please"), removed or moved: all its words, or
-    four in five words of the two questions shared."""
-    return shipped <= mine or len(mine & shipped) >= 0.8 * len(mine | shipped)
-
-
 @cache
-def _vocabulary() -> frozenset[str]:
-    """Every word of the corpus: a question about Python uses mostly these."""
-    return frozenset(w for chunk in evaluate.corpus()[0] for w in _words(chunk.page_content))
+def _corpus() -> tuple[frozenset[str], Callable[[str], list[str]]]:
+    """Every word of the corpus (a question about Python uses mostly these), and MiniLM's retriever."""
+    words = frozenset(w for chunk in evaluate.corpus()[0] for w in _words(chunk.page_content))
+    return words, evaluate.standard_retrievers()["MiniLM"]
 
 
-@cache
-def _minilm() -> Callable[[str], list[str]]:
-    return evaluate.standard_retrievers()["MiniLM"]
-
-
-#: What each exercise's answer may use (checks/allow.py reads its cell before it runs).
-ALLOWED = {
+ALLOWED = {  # what each answer may use: checks/allow.py reads its cell before it runs
     "Exercise 2": Allow(answer="paired_bootstrap", modules=["numpy", "math", "random"],
                         refuse=["bootstrap", "bootstrap_interval", "paired_difference"]),
     "Exercise 3": Allow(answer="randomization_p_value", modules=["numpy", "math", "random"],
