@@ -12,40 +12,20 @@ WRONG = [
             for name, kw in RETRIEVERS.items()}
 '''),
     # Exercise 2 (extend): keep the scores
-    Wrong(2, "scores_dropped", '''class ScoredRetriever(VectorStoreRetriever):
-    def _get_relevant_documents(self, query, *, run_manager, **kwargs):
-        pairs = self.vectorstore.similarity_search_with_relevance_scores(
-            query, **{**self.search_kwargs, **kwargs})
-        return [doc for doc, _ in pairs]
-'''),
+    Wrong.edit(2, "scores_dropped", ('metadata={**doc.metadata, "relevance": s}', "metadata=doc.metadata")),
     Wrong.edit(2, "call_arguments_ignored",
-               ("**{**self.search_kwargs, **kwargs})", "**self.search_kwargs)"),
-               ("[doc for doc, _",
-                '[type(d)(d.page_content, id=d.id, metadata={**d.metadata, "relevance": s})\n'
-                "                for d, s"), like="scores_dropped"),
-    Wrong(2, "override_kept_for_later_calls", '''class ScoredRetriever(VectorStoreRetriever):
-    def _get_relevant_documents(self, query, *, run_manager, **kwargs):
-        self.search_kwargs.update(kwargs)
-        pairs = self.vectorstore.similarity_search_with_relevance_scores(
-            query, **self.search_kwargs)
-        return [type(d)(d.page_content, id=d.id, metadata={**d.metadata, "relevance": s})
-                for d, s in pairs]
-'''),
-    Wrong.edit(2, "old_metadata_lost",
-               ("[doc for doc, _",
-                '[type(d)(d.page_content, id=d.id, metadata={"relevance": s})\n'
-                "                for d, s"), like="scores_dropped"),
-    Wrong(2, "raw_cosine_not_relevance", '''class ScoredRetriever(VectorStoreRetriever):
-    def _get_relevant_documents(self, query, *, run_manager, **kwargs):
-        arguments = {**self.search_kwargs, **kwargs}
-        threshold = arguments.pop("score_threshold", None)
-        pairs = self.vectorstore.similarity_search_with_score(query, **arguments)
-        return [type(d)(d.page_content, id=d.id, metadata={**d.metadata, "relevance": s})
-                for d, s in pairs if threshold is None or s >= threshold]
-'''),
+               ("{**self.search_kwargs, **kwargs}  # this call's arguments win, once", "self.search_kwargs")),
+    Wrong.edit(2, "override_kept_for_later_calls",
+               ("arguments = {**self.search_kwargs, **kwargs}  # this call's arguments win, once",
+                "self.search_kwargs.update(kwargs)\n        arguments = self.search_kwargs")),
+    Wrong.edit(2, "old_metadata_lost", ('{**doc.metadata, "relevance": s}', '{"relevance": s}')),
+    Wrong.edit(2, "raw_cosine_not_relevance",
+               ("once\n", 'once\n        threshold = arguments.pop("score_threshold", None)\n'),
+               ("similarity_search_with_relevance_scores", "similarity_search_with_score"),
+               ("for doc, s in scored", "for doc, s in scored if threshold is None or s >= threshold")),
     Wrong(2, "stub_with_harness_skipped", STUB, forget=("labelled", "with_scores", "real_with_scores")),
-    Wrong(3, "stub_with_harness_skipped", STUB, forget=("SCORE_SETS", "leaked", "bow_store")),
     # Exercise 3 (apply): the lowest safe threshold
+    Wrong(3, "stub_with_harness_skipped", STUB, forget=("SCORE_SETS", "leaked", "bow_store")),
     Wrong(3, "strictly_above_the_highest", '''def safe_threshold(relevant, irrelevant):
     return round(max(0.5, max(irrelevant) + 0.01), 2)
 '''),
@@ -66,6 +46,12 @@ WRONG = [
     Wrong(3, "lookup_of_the_notebooks_answers", '''def safe_threshold(relevant, irrelevant):
     return 0.78 if max(irrelevant) > 0.77 else 0.51
 '''),
+    Wrong(3, "no_irrelevant_pairs_crash_max", '''def safe_threshold(relevant, irrelevant):
+    top = max(irrelevant)
+    if top >= 1.0:
+        raise ValueError("no threshold of the grid keeps it out")
+    return next(t for t in (round(0.5 + s / 100, 2) for s in range(51)) if t > top)
+'''),
 ]
 
 EQUIVALENT = {
@@ -75,13 +61,3 @@ EQUIVALENT = {
     "for every step up to 50, so rounding to two decimals gives the same 51 thresholds "
     "(checked for all 51)",
 }
-
-# Found by a blind review: no irrelevant pair at all.
-WRONG += [
-    Wrong(3, "no_irrelevant_pairs_crash_max", '''def safe_threshold(relevant, irrelevant):
-    top = max(irrelevant)
-    if top >= 1.0:
-        raise ValueError("no threshold of the grid keeps it out")
-    return next(t for t in (round(0.5 + s / 100, 2) for s in range(51)) if t > top)
-'''),
-]

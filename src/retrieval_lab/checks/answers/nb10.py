@@ -24,13 +24,10 @@ ROWS = (
 
 #: Exercise 1's retrievers: the keyword arguments besides ``vectorstore=real_store``.
 RETRIEVERS: dict[str, dict[str, Any]] = {
-    "A": {"search_type": "similarity_search"},
-    "B": {"search_type": "similarity_score_threshold"},
+    "A": {"search_type": "similarity_search"}, "B": {"search_type": "similarity_score_threshold"},
     "C": {"search_type": "similarity_score_threshold", "search_kwargs": {"score_threshold": 2.0}},
-    "D": {"search_kwargs": {"score_threshold": 0.9}},
-    "E": {"search_kwargs": {"k": 2, "filter": "pets"}},
-    "F": {"search_type": "mmr", "search_kwargs": {"fetch_k": 1}},
-    "G": {"search_kwargs": {"k": 10}},
+    "D": {"search_kwargs": {"score_threshold": 0.9}}, "E": {"search_kwargs": {"k": 2, "filter": "pets"}},
+    "F": {"search_type": "mmr", "search_kwargs": {"fetch_k": 1}}, "G": {"search_kwargs": {"k": 10}},
 }
 
 #: Surprise 3's FAQ and its twelve questions (the dev half: the threshold is read off them).
@@ -76,9 +73,8 @@ QUESTIONS: dict[str, frozenset[str]] = {
 }
 
 
-def _quiet() -> Any:
-    """The real store logs "No relevant docs were retrieved ..." when nothing passes: not in
-    a check's output."""
+def quiet() -> Any:
+    """The real store's "No relevant docs were retrieved ..." (nothing passed a threshold), silenced."""
     return mock.patch.object(logging.getLogger("langchain_core.vectorstores.base"), "disabled", True)
 
 
@@ -95,11 +91,8 @@ def _build_it(cls: type = _CosineStore) -> Any:
         [Document(text, id=i, metadata={"row": n}) for n, (i, text) in enumerate(ROWS)], BagOfWords())
 
 
-# ----------------------------------------------------------------- Exercise 1: predict
-
-
 def what_the_retrievers_do() -> dict[str, Any]:
-    """For each of Exercise 1's retrievers: "refused", "fails", or how many documents."""
+    """Exercise 1 (predict): for each retriever, "refused", "fails", or how many documents."""
     store = _build_it(InMemoryVectorStore)
 
     def outcome(arguments: dict) -> str | int:
@@ -115,18 +108,16 @@ def what_the_retrievers_do() -> dict[str, Any]:
     return {name: outcome(arguments) for name, arguments in RETRIEVERS.items()}
 
 
-# ----------------------------------------------------------------- Exercise 2: extend
-
 _labelled = lru_cache(maxsize=1)(_build_it)
 
 
 def scored_runs(retriever_class: type) -> Callable[[dict, str, list], list]:
-    """(id, metadata) of each call's documents, every call on one retriever of the learner's
-    class over ``_labelled()``."""
+    """Exercise 2 (extend): (id, metadata) of each call's documents, every call on one retriever of the
+    learner's class over ``_labelled()``."""
 
     def run(search_kwargs: dict, query: str, calls: list[dict]) -> list:
         retriever = retriever_class(vectorstore=_labelled(), search_kwargs=dict(search_kwargs))
-        with _quiet():
+        with quiet():
             return [[(d.id, d.metadata) for d in retriever.invoke(query, **c)] for c in calls]
 
     run.__name__ = getattr(retriever_class, "__name__", "ScoredRetriever")
@@ -135,7 +126,7 @@ def scored_runs(retriever_class: type) -> Callable[[dict, str, list], list]:
 
 def real_scored(search_kwargs: dict, query: str, calls: list[dict]) -> list:
     """The oracle: the store's own search with relevance scores, call by call."""
-    with _quiet():
+    with quiet():
         return [[(d.id, {**d.metadata, "relevance": score})
                  for d, score in _labelled().similarity_search_with_relevance_scores(
                      query, **{**search_kwargs, **call})]
@@ -145,12 +136,9 @@ def real_scored(search_kwargs: dict, query: str, calls: list[dict]) -> list:
 def scored_cases(seed: int = 10, drawn: int = 10) -> list[tuple[dict, str, list]]:
     """Fixed cases (an override that must not last, a threshold, none) and drawn ones."""
     cases: list[tuple[dict, str, list]] = [
-        ({"score_threshold": 0.6}, "cat", [{}]),
-        ({"score_threshold": 0.7}, "cat python", [{}]),
-        ({"score_threshold": 0.5}, "cat python", [{"k": 1}, {}]),
-        ({"k": 1}, "dog", [{"score_threshold": 0.9}, {}]),
-        ({}, "kernel", [{}]),
-        ({"k": 2}, "dog python", [{"k": 3}, {}, {"k": 1}]),
+        ({"score_threshold": 0.6}, "cat", [{}]), ({"score_threshold": 0.7}, "cat python", [{}]),
+        ({"score_threshold": 0.5}, "cat python", [{"k": 1}, {}]), ({"k": 1}, "dog", [{"score_threshold": 0.9}, {}]),
+        ({}, "kernel", [{}]), ({"k": 2}, "dog python", [{"k": 3}, {}, {"k": 1}]),
         ({"k": 3, "score_threshold": 0.8}, "kernel python", [{"score_threshold": 0.5}, {}]),
     ]
     rng = random.Random(seed)
@@ -164,8 +152,6 @@ def scored_cases(seed: int = 10, drawn: int = 10) -> list[tuple[dict, str, list]
         cases.append((own, query, calls))
     return cases
 
-
-# ----------------------------------------------------------------- Exercise 3: apply
 
 GRID = tuple(round(0.5 + i / 100, 2) for i in range(51))
 
@@ -184,9 +170,10 @@ def _bow_faq() -> tuple[Any, tuple[list[float], list[float]]]:
     return store, (relevant, irrelevant)
 
 
-def _score_sets(seed: int = 11) -> dict[str, tuple[list[float], list[float]]]:
-    """Named (relevant, irrelevant) score lists: the BagOfWords FAQ, surprise 2's "cat", and
-    lists drawn at random, some with a score exactly on the grid."""
+def threshold_problems(choose: Callable[[list[float], list[float]], float]) -> str | None:
+    """Exercise 3 (apply): what is wrong with ``choose`` as the lowest safe threshold of the grid, or None,
+    on named (relevant, irrelevant) score lists: the BagOfWords FAQ, surprise 2's "cat", and lists drawn
+    at random, some with a score exactly on the grid."""
     sets = {
         "BagOfWords FAQ": _bow_faq()[1],
         "surprise 2, 'cat'": ([1.0], [0.5, 0.5]),
@@ -195,16 +182,11 @@ def _score_sets(seed: int = 11) -> dict[str, tuple[list[float], list[float]]]:
         "irrelevant at 0.995": ([0.999], [0.995, 0.1]),
         "no irrelevant pair": ([0.9, 0.7], []),  # nothing to keep out: the lowest, 0.5
     }
-    rng = random.Random(seed)
+    rng = random.Random(11)
     for n in range(8):
         irrelevant = [round(rng.uniform(0.3, 0.95), rng.choice([2, 3, 6])) for _ in range(20)]
         sets[f"drawn set {n + 1}"] = ([round(rng.uniform(0.6, 1.0), 3) for _ in range(5)], irrelevant)
-    return sets
-
-
-def threshold_problems(choose: Callable[[list[float], list[float]], float]) -> str | None:
-    """What is wrong with ``choose`` as the lowest safe threshold of the grid, or None."""
-    for name, (relevant, irrelevant) in _score_sets().items():
+    for name, (relevant, irrelevant) in sets.items():
         threshold = choose(list(relevant), list(irrelevant))
         if threshold not in GRID:
             return f"{name}: {threshold!r} is not one of 0.50, 0.51, ..., 1.00"
@@ -223,15 +205,14 @@ def threshold_problems(choose: Callable[[list[float], list[float]], float]) -> s
     chosen = choose(list(relevant), list(irrelevant))
     retriever = store.as_retriever(search_type="similarity_score_threshold",
                                    search_kwargs={"score_threshold": chosen, "k": len(FAQ)})
-    with _quiet():
+    with quiet():
         leaks = [d.id for q, ok in QUESTIONS.items() for d in retriever.invoke(q) if d.id not in ok]
     if leaks:
         return f"the real retriever at {chosen} returns irrelevant texts {leaks}"
     return None
 
 
-#: What each exercise's answer may use (checks/allow.py reads its cell before it runs).
-ALLOWED = {
+ALLOWED = {  # what each answer may use: checks/allow.py reads its cell before it runs
     "Exercise 2": Allow(answer="ScoredRetriever", names=["VectorStoreRetriever", "Document", "RealDocument"],
                         refuse=["invoke", "ainvoke", "batch", "get_relevant_documents"]),
     "Exercise 3": Allow(answer="safe_threshold", modules=["math"]),
