@@ -11,6 +11,7 @@ names. Nothing here is part of the course's API.
 from __future__ import annotations
 
 import random
+import uuid
 from typing import Any
 
 import numpy as np
@@ -20,6 +21,14 @@ def fresh_seed(seed: int | None = None) -> int:
     """``seed``, or a new one from the operating system: cases drawn afresh at every check, so
     that a table of answers made in advance with the oracle holds none of them."""
     return random.SystemRandom().randrange(2**64) if seed is None else seed
+
+
+def is_uuid4(text: Any) -> bool:
+    """Whether ``text`` is what ``str(uuid.uuid4())`` makes: a version-4 UUID in its canonical form."""
+    try:
+        return uuid.UUID(text).version == 4 and str(uuid.UUID(text)) == text
+    except (TypeError, ValueError, AttributeError):
+        return False
 
 
 def same_numbers(mine: Any, expected: Any, rel: float = 1e-9, absolute: float = 1e-15) -> bool:

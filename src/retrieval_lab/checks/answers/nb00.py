@@ -35,24 +35,21 @@ def _chunks(files: dict[str, str]) -> list[Any]:
     return RecursiveCharacterTextSplitter(chunk_size=60, chunk_overlap=0, add_start_index=True).split_documents(docs)
 
 
-_QUESTIONS = {"A": "Is my dog a python?", "B": "the python kernel", "C": "Do cats and dogs like python?"}
-
-
 def best_chunks() -> dict[str, Any]:
     """Exercise 1 (predict): the notebook's store's best chunk for each question, and one score."""
     chunks = _chunks(FILES)
     store = InMemoryVectorStore(embedding=BagOfWords())
     store.add_documents(chunks, ids=[f"chunk-{i}" for i in range(len(chunks))])
+    questions = {"A": "Is my dog a python?", "B": "the python kernel", "C": "Do cats and dogs like python?"}
     best = {key: int(store.similarity_search(question, k=1)[0].id.removeprefix("chunk-"))
-            for key, question in _QUESTIONS.items()}
+            for key, question in questions.items()}
     scores = {doc.id: s for doc, s in store.similarity_search_with_score("cat", k=4)}
     return best | {"score": round(scores["chunk-0"], 2)}
 
 
-_NOTES = "Feed the cat at seven, before the morning walk.\n\n" * 2 + "Walk the dog."
 LIBRARIES = {
     "FILES": FILES,
-    "a third file": {**FILES, "notes.txt": _NOTES},
+    "a third file": {**FILES, "notes.txt": "Feed the cat at seven, before the morning walk.\n\n" * 2 + "Walk the dog."},
     "one text in two files": {"a.txt": "Python reads.", "b.txt": "Python reads."},
     "one name, two kinds": {"notes.txt": "Cats purr.", "notes.md": "Dogs bark."},
     "two files, two chunks each": {"b.md": "Dogs bark.\n\n" + "Dogs bark at the postman every single morning.",
@@ -79,30 +76,6 @@ def _entries(store: Any) -> dict[str, tuple[Any, str]]:
     return {key: (e["metadata"].get("source"), e["text"]) for key, e in store.store.items()}
 
 
-def _source_of(function: types.FunctionType) -> str:
-    """The function's cell, after the modules and notebook functions it uses from other cells:
-    all that the allowlist lets it read besides the preamble's names."""
-    space, parts, seen = namespace_of(function), [], set()
-
-    def add(code: types.CodeType) -> None:
-        for const in code.co_consts:
-            if isinstance(const, types.CodeType):
-                add(const)
-        for name in sorted(set(code.co_names) - seen):
-            seen.add(name)
-            value = space.get(name)
-            if isinstance(value, types.ModuleType):  # `import hashlib` in another cell
-                parts.append(f"import {value.__name__} as {name}")
-            elif isinstance(value, types.FunctionType) and value.__module__ == "__main__":
-                add(value.__code__)
-                parts.append(textwrap.dedent(inspect.getsource(value)))
-
-    add(function.__code__)
-    cell = cell_of(function)  # the whole cell: `from uuid import uuid5, NAMESPACE_URL` beside it
-    parts.append(cell[0] if cell else textwrap.dedent(inspect.getsource(function)))
-    return "\n\n".join(parts)
-
-
 def store_problems(build: Callable[..., Any]) -> str | None:
     """Exercise 2 (debug): every chunk of every file, with its source, under ids equal on every run
     and after a restart, when the builder runs again in a new Python with another hash seed."""
@@ -118,12 +91,32 @@ def store_problems(build: Callable[..., Any]) -> str | None:
         if first != second:
             return f"on {label}: two builds of the same files gave different ids"
         here[label] = sorted([key, text] for key, (_, text) in first.items())
+    # Its cell, after the modules and notebook functions it uses from other cells: all that the
+    # allowlist lets it read besides the preamble's names, run again in a fresh Python.
+    function = getattr(build, "__wrapped__", build)
+    space, parts, seen = namespace_of(function), [], set()
+
+    def add(code: types.CodeType) -> None:
+        for const in code.co_consts:
+            if isinstance(const, types.CodeType):
+                add(const)
+        for name in sorted(set(code.co_names) - seen):
+            seen.add(name)
+            value = space.get(name)
+            if isinstance(value, types.ModuleType):  # `import hashlib` in another cell
+                parts.append(f"import {value.__name__} as {name}")
+            elif isinstance(value, types.FunctionType) and value.__module__ == "__main__":
+                add(value.__code__)
+                parts.append(textwrap.dedent(inspect.getsource(value)))
+
     try:
-        source = _source_of(getattr(build, "__wrapped__", build))
+        add(function.__code__)
+        cell = cell_of(function)  # the whole cell: `from uuid import uuid5, NAMESPACE_URL` beside it
+        parts.append(cell[0] if cell else textwrap.dedent(inspect.getsource(function)))
     except (OSError, TypeError):
         return "could not read your function's source: define build_store in a cell"
     env = {**os.environ, "PYTHONHASHSEED": "2" if os.environ.get("PYTHONHASHSEED") == "1" else "1", "MPLBACKEND": "Agg"}
-    done = subprocess.run([sys.executable, "-c", _PREAMBLE + "\n" + source + "\n" + _REPORT],
+    done = subprocess.run([sys.executable, "-c", _PREAMBLE + "\n" + "\n\n".join(parts) + "\n" + _REPORT],
                           capture_output=True, text=True, env=env, timeout=120)
     line = next((ln for ln in done.stdout.splitlines() if ln.startswith("@@ids@@")), None)
     if line is None:

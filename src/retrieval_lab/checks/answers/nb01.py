@@ -45,8 +45,6 @@ _UNEQUAL = [
     (["x"], ("x",)), ([1], (1,)), ({"a": [1]}, {"a": (1,)}), ([[1]], [(1,)]),
     ("1", 1), (None, "None"), ([1, 2], [2, 1]), ({1, 2}, (1, 2)), ({"x"}, ["x"]),
 ]
-
-
 #: repr of a value -> an equal value written another way (the first pair naming it wins).
 _TWINS = {repr(a): b for pair in reversed(_EQUAL_BUT_WRITTEN_APART) for a, b in (pair[::-1], pair)}
 
@@ -92,7 +90,6 @@ def same_documents(mine: Any, expected: list) -> bool:
             and all(a is b for a, b in zip(mine, expected, strict=True)))
 
 
-# Exercise 3 (extend): a copy that shares nothing with its original.
 def _nested(rng: random.Random, depth: int = 0) -> Any:
     """Random metadata values: dicts, lists, tuples and sets within each other."""
     if depth >= 3 or rng.random() < 0.25:
@@ -117,7 +114,8 @@ def _mutable_parts(value: Any, path: tuple = ()) -> list[tuple[tuple, Any]]:
 
 
 def detached_problems(make_copy: Callable[[Any], Any]) -> str | None:
-    """Copy documents, change every mutable part of each original: the copies must stay."""
+    """Exercise 3 (extend): copy documents, change every mutable part of each original: the copies
+    must stay, sharing nothing with their originals."""
     rng = random.Random(7)
     shapes = [
         {"source": "cats.txt", "pages": [1, 2], "span": (0, 10),

@@ -61,11 +61,9 @@ def log_lines(stream: Any, source: str) -> Iterator[Any]:
 
 
 def _CountingStream(text: str) -> Any:  # noqa: N802 - it makes a stream, like a class
-    """A text stream that counts the characters it hands out, however they are asked for.
-
-    Its text lives in a closure, not in an attribute or a base class, so no route around the
-    counting (``io.StringIO.getvalue(stream)``, ``super()``, a private attribute) reaches it.
-    """
+    """A text stream that counts the characters it hands out, however asked. Its text lives in a
+    closure, not in an attribute or a base class, so no route around the counting
+    (``io.StringIO.getvalue(stream)``, ``super()``, a private attribute) reaches it."""
     inner, count = io.StringIO(text), [0]
 
     def counted(part: str) -> str:

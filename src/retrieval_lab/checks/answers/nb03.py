@@ -40,8 +40,7 @@ def real_merge(pieces: list[str], separator: str, size: int, overlap: int) -> li
         return CharacterTextSplitter(chunk_size=size, chunk_overlap=overlap)._merge_splits(pieces, separator)
 
 
-def merge_cases(seed: int = 3, count: int = 60, fresh: bool = True
-                ) -> list[tuple[list[str], str, int, int]]:
+def merge_cases(fresh: bool = True) -> list[tuple[list[str], str, int, int]]:
     """Pieces without spaces at their ends: fixed ones, then ones drawn anew at each check to leave
     an overlap that crowds out the next piece (a few longer than chunk_size, as a text can have)."""
     cases = [
@@ -50,8 +49,8 @@ def merge_cases(seed: int = 3, count: int = 60, fresh: bool = True
         (["Cats purr.", "Dogs bark.", "Fish swim."], "\n", 21, 10), ([], " ", 5, 1), (["solo"], " ", 4, 4),
         (["ab", "toolongpiece", "cd", "ef"], " ", 6, 3), (["toolongpiece", "a", "b"], "-", 5, 5),
     ]
-    rng = random.Random(fresh_seed(None if fresh else seed))
-    for _ in range(count):
+    rng = random.Random(fresh_seed(None if fresh else 3))
+    for _ in range(60):
         size = rng.randint(3, 16)
         overlap, separator = rng.randint(0, size), rng.choice([" ", "-", "\n", "", ", "])
         pieces = ["".join(rng.choice("abcdefgh") for _ in range(rng.randint(1, size + 3 * (rng.random() < 0.1))))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import uuid
 import warnings
 from typing import Any
 
@@ -11,7 +10,7 @@ from langchain_core.documents import Document as D  # noqa: N817
 from langchain_core.vectorstores import InMemoryVectorStore, VectorStore
 
 from retrieval_lab.checks.allow import Allow
-from retrieval_lab.checks.answers import fresh_seed
+from retrieval_lab.checks.answers import fresh_seed, is_uuid4
 from retrieval_lab.models.embeddings import BagOfWords, LookupEmbeddings
 
 # Exercise 1 (predict): what the real relevance functions make of other scores.
@@ -144,13 +143,8 @@ def dict_store_problems(attempt) -> str | None:
             given = ids[position] if ids else None
             if given is not None and id_ != given:
                 return f"{call}: text {position} has the id {given!r}, but you returned {id_!r}"
-            if given is None:
-                try:
-                    is_new = str(uuid.UUID(id_)) == id_ and uuid.UUID(id_).version == 4 and id_ not in seen
-                except (TypeError, ValueError, AttributeError):
-                    is_new = False
-                if not is_new:
-                    return f"{call}: text {position} has no id, and {id_!r} is not a new str(uuid4())"
+            if given is None and not (is_uuid4(id_) and id_ not in seen):
+                return f"{call}: text {position} has no id, and {id_!r} is not a new str(uuid4())"
             seen.add(id_)
             if store.store.get(id_) != D(text, metadata=metadatas[position] if metadatas else {}, id=id_):
                 return f"{call}: under {id_!r} the store holds {store.store.get(id_)!r:.80}"

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import uuid
 from typing import Any
 
 import numpy as np
@@ -11,7 +10,7 @@ from langchain_core.vectorstores import InMemoryVectorStore
 from langchain_core.vectorstores.utils import maximal_marginal_relevance
 
 from retrieval_lab.checks.allow import Allow
-from retrieval_lab.checks.answers import fresh_seed
+from retrieval_lab.checks.answers import fresh_seed, is_uuid4
 from retrieval_lab.checks.standard_suite import run_vectorstore_suite, suite_report, vectorstore_test_names
 from retrieval_lab.data.corpus import CAT_DOG_PLANE
 from retrieval_lab.models.embeddings import BagOfWords
@@ -55,10 +54,23 @@ def mmr_cases(fresh: bool = True) -> list[tuple[list[float], list[list[float]], 
     return cases
 
 
-# Exercise 3 (debug): add_documents that wrote its ids on the caller's documents.
-def _add_problems(store_class: type) -> str | None:
-    """What the debug is about, called directly (seed 77): ids chosen as the real store chooses
-    them, documents untouched, and each entry the text's, under its id."""
+def safe_store_problems(store_class: type) -> str | None:
+    """Exercise 3 (debug): add_documents wrote its ids on the caller's documents. Its own
+    add_documents, mended: LangChain's standard tests, then what the debug is about, called
+    directly (seed 77): ids chosen as the real store chooses them, documents untouched, and each
+    entry the text's, under its id."""
+    if not isinstance(store_class, type):
+        return f"expected a store class, got {type(store_class).__name__}"
+    if "add_documents" not in vars(store_class):
+        return (f"{store_class.__name__} has no add_documents of its own: the exercise is to mend "
+                "the one it wrote")
+    sync = vectorstore_test_names(include_async=False)
+    outcomes = run_vectorstore_suite(store_class, tests=sync) + run_vectorstore_suite(
+        store_class, tests=[n for n in vectorstore_test_names(include_async=True) if n not in sync])
+    if any(o.status == "not attempted" for o in outcomes):
+        raise NotImplementedError
+    if not all(o.status in ("passed", "skipped") for o in outcomes):
+        return suite_report(outcomes, only_failed=True)
     rng = np.random.default_rng(77)
     for n in range(6):
         count = int(rng.integers(1, 5))
@@ -77,13 +89,8 @@ def _add_problems(store_class: type) -> str | None:
             wanted = ids[position] if ids else doc.id
             if wanted is not None and id_ != wanted:
                 return f"{call}: document {position} belongs under {wanted!r}, not {id_!r}"
-            if wanted is None:  # the real store draws a new uuid4
-                try:
-                    drawn = uuid.UUID(id_).version == 4 and str(uuid.UUID(id_)) == id_
-                except (TypeError, ValueError, AttributeError):
-                    drawn = False
-                if not drawn:
-                    return f"{call}: document {position} has no id, and {id_!r} is not a uuid4"
+            if wanted is None and not is_uuid4(id_):  # the real store draws a new uuid4
+                return f"{call}: document {position} has no id, and {id_!r} is not a uuid4"
             entry = store.store.get(id_)
             want = {"id": id_, "text": doc.page_content, "metadata": doc.metadata}
             if not entry or {key: entry.get(key) for key in want} != want:
@@ -91,26 +98,6 @@ def _add_problems(store_class: type) -> str | None:
             if not np.allclose(entry.get("vector"), BagOfWords().embed_query(doc.page_content)):
                 return f"{call}: the vector stored under {id_!r} is not the text's"
     return None
-
-
-def safe_store_problems(store_class: type) -> str | None:
-    """Its own add_documents, mended: LangChain's standard tests, then the ids and documents of calls."""
-    if not isinstance(store_class, type):
-        return f"expected a store class, got {type(store_class).__name__}"
-    if "add_documents" not in vars(store_class):
-        return (f"{store_class.__name__} has no add_documents of its own: the exercise is to mend "
-                "the one it wrote")
-    outcomes, problem = run_vectorstore_suite(store_class, include_async=False), None
-    if not any(o.status == "not attempted" for o in outcomes):
-        problem = _add_problems(store_class)
-    sync = set(vectorstore_test_names(include_async=False))
-    outcomes += run_vectorstore_suite(store_class, tests=[
-        n for n in vectorstore_test_names(include_async=True) if n not in sync])
-    if any(o.status == "not attempted" for o in outcomes):
-        raise NotImplementedError
-    if not all(o.status in ("passed", "skipped") for o in outcomes):
-        return suite_report(outcomes, only_failed=True)
-    return problem
 
 
 ALLOWED = {  # what each answer may use: checks/allow.py reads its cell before it runs

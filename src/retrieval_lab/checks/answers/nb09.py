@@ -15,29 +15,17 @@ from retrieval_lab.data.corpus import python_reference_chunks
 from retrieval_lab.scratch.document import Document
 from retrieval_lab.scratch.retrievers import bm25_scores, keyword_scores, split_terms, top_k
 
-#: Exercise 1's documents, as its table shows them.
-SNAKES = (
-    ("s1", "python python python python python"),
-    ("s2", "python snake"),
-    ("s3", "a snake and a python in the long grass by the river"),
-    ("s4", "the grass by the river"),
-)
-
-#: Build it's five documents.
-ROWS = (
-    ("k1", "the cat sat on the mat"),
-    ("k2", "a cat and a dog played"),
-    ("k3", "the dog took the ball and the stick to the garden"),
-    ("k4", "the python kernel and the kernel scheduler"),
-    ("k5", "the kernel"),
-)
-
-
-# ----------------------------------------------------------------- Exercise 1: predict
+#: Exercise 1's documents, as its table shows them, and Build it's five.
+SNAKES = (("s1", "python python python python python"), ("s2", "python snake"),
+          ("s3", "a snake and a python in the long grass by the river"), ("s4", "the grass by the river"))
+ROWS = (("k1", "the cat sat on the mat"), ("k2", "a cat and a dog played"),
+        ("k3", "the dog took the ball and the stick to the garden"),
+        ("k4", "the python kernel and the kernel scheduler"), ("k5", "the kernel"))
 
 
 def what_bm25_does() -> dict[str, Any]:
-    """A real BaseRetriever over the exercise's four documents, ranking by counting and by BM25."""
+    """Exercise 1 (predict): a real BaseRetriever over the exercise's four documents, ranking by
+    counting and by BM25."""
     from langchain_core.documents import Document as RealDocument
     from langchain_core.retrievers import BaseRetriever
 
@@ -52,16 +40,8 @@ def what_bm25_does() -> dict[str, Any]:
     counted, ranked = (Scoring(docs=snakes, scores=s).invoke("python snake")
                        for s in (keyword_scores, bm25_scores))
     no_repeats, no_length = bm25_scores("python", snakes, k1=0), bm25_scores("python", snakes, b=0)
-    return {
-        "count_first": counted[0].id,
-        "bm25_first": ranked[0].id,
-        "found": len(ranked),
-        "same_at_k1_0": no_repeats[0] == no_repeats[1],
-        "same_at_b_0": no_length[0] == no_length[1],
-    }
-
-
-# ----------------------------------------------------------------- Exercise 2: extend
+    return {"count_first": counted[0].id, "bm25_first": ranked[0].id, "found": len(ranked),
+            "same_at_k1_0": no_repeats[0] == no_repeats[1], "same_at_b_0": no_length[0] == no_length[1]}
 
 
 @lru_cache(maxsize=1)
@@ -78,8 +58,8 @@ def _corpora() -> dict[str, tuple[str, ...]]:
 
 
 def sqlite_scores(query: str, corpus: str) -> list[float]:
-    """The oracle: SQLite FTS5's own ``bm25()`` of each text of a named corpus (0 where no query
-    word occurs)."""
+    """Exercise 2 (extend)'s oracle: SQLite FTS5's own ``bm25()`` of each text of a named corpus (0
+    where no query word occurs)."""
     texts = _corpora()[corpus]
     found = [0.0] * len(texts)
     words = " OR ".join(f'"{w}"' for w in split_terms(query))
@@ -96,7 +76,6 @@ def sqlite_scores(query: str, corpus: str) -> list[float]:
 
 def scores_of(function: Callable[[str, Sequence[Any]], list[float]]) -> Callable[[str, str], Any]:
     """The learner's ``sqlite_bm25_scores`` on a named corpus (fresh documents each call)."""
-
     def run(query: str, corpus: str) -> Any:
         return function(query, [Document(text, id=f"d{i}") for i, text in enumerate(_corpora()[corpus])])
 
