@@ -23,16 +23,14 @@ WRONG = [
     Wrong.edit(2, "overlap_limit_off_by_one", ("end) >", "end) >="), hints=False),
     # Exercise 3 (extend): chunks with ids "<parent>#<n>" and a parent_id.
     Wrong(3, "harness_skipped", STUB, forget=("RealRecursiveCharacterTextSplitter",)),
-    Wrong(3, "shallow_metadata_copy", '''def split_with_ids(splitter, documents):
-    chunks = []
-    for parent in documents:
-        if parent.id is None:
-            raise ValueError("no id")
-        for n, text in enumerate(splitter.split_text(parent.page_content)):
-            metadata = {**parent.metadata, "parent_id": parent.id}
-            chunks.append(Document(text, metadata=metadata, id=f"{parent.id}#{n}"))
-    return chunks
-'''),
+    Wrong.edit(3, "shallow_metadata_copy", ('"a chunk can point back only to a parent with an id"', '"no id"'),
+               ("chunk in enumerate(splitter.split_documents([parent])):\n"
+                '            chunk.id = f"{parent.id}#{n}"\n'
+                '            chunk.metadata["parent_id"] = parent.id\n'
+                "            chunks.append(chunk)",
+                "text in enumerate(splitter.split_text(parent.page_content)):\n"
+                '            metadata = {**parent.metadata, "parent_id": parent.id}\n'
+                '            chunks.append(Document(text, metadata=metadata, id=f"{parent.id}#{n}"))'), hints=False),
     Wrong.edit(3, "parents_dict_itself",
                ('{**parent.metadata, "parent_id": parent.id}',
                 "parent.metadata\n"

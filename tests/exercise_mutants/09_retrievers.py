@@ -11,24 +11,10 @@ WRONG = [
     Wrong(2, "our_idf_kept", '''def sqlite_bm25_scores(query, docs):
     return bm25_scores(query, docs, k1=1.2)
 '''),
-    Wrong(2, "k1_left_at_ours", '''def sqlite_bm25_scores(query, docs):
-    total = [0.0] * len(docs)
-    for word in split_terms(query):
-        having = sum(word in split_terms(d.page_content) for d in docs)
-        odds = (len(docs) - having + 0.5) / (having + 0.5)
-        theirs = math.log(odds) if math.log(odds) > 0 else 1e-6
-        alone = bm25_scores(word, docs)
-        total = [t + s / math.log(1 + odds) * theirs for t, s in zip(total, alone)]
-    return total
-'''),
-    Wrong.edit(2, "no_floor_for_common_words",
-               ("        theirs = math.log(odds) if math.log(odds) > 0 else 1e-6\n", ""),
-               ("(word, docs)", "(word, docs, k1=1.2)"), ("* theirs", "* math.log(odds)"),
-               like="k1_left_at_ours"),
-    Wrong.edit(2, "floor_only_below_zero", ("> 0", ">= 0"), ("(word, docs)", "(word, docs, k1=1.2)"),
-               like="k1_left_at_ours"),
-    Wrong.edit(2, "repeated_query_word_counted_once", ("in split_terms(query)", "in set(split_terms(query))"),
-               ("(word, docs)", "(word, docs, k1=1.2)"), like="k1_left_at_ours"),
+    Wrong.edit(2, "k1_left_at_ours", ("bm25_scores(word, docs, k1=1.2)", "bm25_scores(word, docs)")),
+    Wrong.edit(2, "no_floor_for_common_words", ("        if theirs <= 0:\n            theirs = 1e-6\n", "")),
+    Wrong.edit(2, "floor_only_below_zero", ("theirs <= 0", "theirs < 0")),
+    Wrong.edit(2, "repeated_query_word_counted_once", ("in split_terms(query)", "in set(split_terms(query))")),
     Wrong(2, "stub_with_harness_skipped", STUB, forget=("CORPORA", "yours", "same_scores")),
 ]
 
