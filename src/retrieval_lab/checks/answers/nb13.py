@@ -3,20 +3,38 @@ the threshold retriever's answers with the learner's `kept` cut off from everyth
 
 from __future__ import annotations
 
-import logging
 import random
 import uuid
 import warnings
 from collections.abc import Callable, Sequence
 from functools import cache
 from typing import Any
-from unittest import mock
 
 from retrieval_lab.checks.allow import Allow
+from retrieval_lab.checks.answers.nb10 import quiet
 from retrieval_lab.data.corpus import PETS_AND_CODE
 from retrieval_lab.models.embeddings import BagOfWords
 
-# ----------------------------------------------------------------- Exercise 1: predict
+
+def stand_in(doors: dict[str, Any], hidden: str, label: str) -> Any:
+    """An object whose only attributes are ``doors`` (it holds nothing else): reading another says
+    what is hidden (``hidden`` formatted with its name). Notebook 16's checks use it too."""
+
+    class Only:
+        __slots__ = ()
+
+        def __getattr__(self, name: str) -> Any:
+            if name in doors:
+                return doors[name]
+            raise AttributeError(f"the check hides {hidden.format(name)}")
+
+        def __dir__(self) -> list[str]:
+            return list(doors)
+
+        def __repr__(self) -> str:
+            return label
+
+    return Only()
 
 
 def _point_id(name: str) -> str:
@@ -34,8 +52,8 @@ def _fresh_store(name: str = "ids") -> Any:
 
 
 def what_qdrant_does_with_ids() -> dict[str, str]:
-    """Add a document with each of the table's ids to a fresh collection: refused, or does the
-    id come back from a search the same (and of the same type), or changed?"""
+    """Exercise 1 (predict): add a document with each of the table's ids to a fresh collection: refused,
+    or does the id come back from a search the same (and of the same type), or changed?"""
     from langchain_core.documents import Document
 
     def what_happens(value: Any) -> str:
@@ -53,10 +71,8 @@ def what_qdrant_does_with_ids() -> dict[str, str]:
     return {name: what_happens(value) for name, value in ids.items()}
 
 
-# ----------------------------------------------------------------- Exercise 2: with_ids
-
-#: The course's six documents, and three more: an integer id, a metadata key of the learner's
-#: own that starts with "_" (only Qdrant's two keys go), and nested metadata.
+#: Exercise 2 (extend, with_ids): the course's six documents, and three more: an integer id, a metadata
+#: key of the learner's own that starts with "_" (only Qdrant's two keys go), and nested metadata.
 _EXTRA = (
     (7, "cat python", {"topic": "zoo"}),
     ("n1", "dog kernel", {"topic": "code", "_note": "kept: not one of Qdrant's keys"}),
@@ -98,28 +114,9 @@ def memory_hits(query: str) -> list[Any]:
 WITH_IDS_CASES = ["cat", "python kernel", "dog", "kernel", "cat dog python kernel"]
 
 
-# ----------------------------------------------------------------- Exercise 3: the threshold
-
-
-class ScoresOnly:
-    """`corpus` as the colleague may use it: raw scores read before your `kept` ran, nothing
-    else (no store, no client behind it)."""
-
-    def __init__(self, answers: dict[str, list[tuple[Any, float]]]) -> None:
-        self._answers = answers
-
-    def similarity_search_with_score(self, query: str, k: int = 4, **_: Any) -> list:
-        if query not in self._answers:
-            raise KeyError(f"the check asked no question {query!r}")
-        return [(doc.model_copy(deep=True), score) for doc, score in self._answers[query][:k]]
-
-    def __getattr__(self, name: str) -> Any:
-        raise AttributeError(f"the check hides corpus.{name}: use the raw scores")
-
-
 def threshold_cases(corpus: Any) -> list[tuple[str, float]]:
-    """The four cases the exercise names, thresholds that equal a document's relevance
-    exactly, and random ones, drawn afresh at every check (a seed from the operating system),
+    """Exercise 3 (debug): the four cases the exercise names, thresholds that equal a document's
+    relevance exactly, and random ones, drawn afresh at every check (a seed from the operating system),
     so a table of the real retriever's answers made in advance holds none of them."""
     rng = random.Random(random.SystemRandom().randrange(2**64))
     cases = [("cat", 0.8), ("python kernel", 0.9), ("dog", 0.75), ("cat", 0.5)]
@@ -139,11 +136,9 @@ def retriever_keeps(corpus: Any) -> Callable[[str, float], list[str]]:
             raise NameError("the store `corpus` holds no documents")  # "run the cells above"
         retriever = corpus.as_retriever(search_type="similarity_score_threshold",
                                         search_kwargs={"score_threshold": threshold, "k": 6})
-        # A relevance a hair above 1 warns (see the deep dives), and a threshold that keeps
-        # nothing is logged ("No relevant docs were retrieved ..."): the thresholds are drawn
-        # afresh at each check, so either would make the check cell's output vary. Silenced.
-        with warnings.catch_warnings(action="ignore"), mock.patch.object(
-                logging.getLogger("langchain_core.vectorstores.base"), "disabled", True):
+        # a relevance a hair above 1 warns (see the deep dives) and a threshold that keeps nothing
+        # logs: with thresholds drawn afresh, either would make the check cell's output vary
+        with warnings.catch_warnings(action="ignore"), quiet():
             return sorted(d.metadata["name"] for d in retriever.invoke(query))
 
     return keeps
@@ -151,15 +146,21 @@ def retriever_keeps(corpus: Any) -> Callable[[str, float], list[str]]:
 
 def with_scores_only(kept: Callable[[str, float], Any], corpus: Any,
                      cases: Sequence[tuple[str, float]]) -> Callable[[str, float], Any]:
-    """The learner's `kept`, run while the notebook's `corpus` is a ScoresOnly holding the raw
-    scores of the cases' queries, read now, before any of the learner's code runs."""
+    """The learner's `kept`, run while the notebook's `corpus` is a stand-in whose only door is the raw
+    scores of the cases' queries, read now, before any of the learner's code runs (no store behind it)."""
     answers = {q: corpus.similarity_search_with_score(q, k=6) for q, _ in cases}
+
+    def scores(query: str, k: int = 4, **_: Any) -> list:
+        if query not in answers:
+            raise KeyError(f"the check asked no question {query!r}")
+        return [(doc.model_copy(deep=True), score) for doc, score in answers[query][:k]]
 
     def run(query: str, threshold: float) -> Any:
         names = getattr(kept, "__globals__", None)
         if names is None:
             return kept(query, threshold)
-        real, names["corpus"] = names.get("corpus"), ScoresOnly(answers)
+        real, names["corpus"] = names.get("corpus"), stand_in(
+            {"similarity_search_with_score": scores}, "corpus.{}: use the raw scores", "<corpus: raw scores only>")
         try:
             return kept(query, threshold)
         finally:
@@ -168,8 +169,7 @@ def with_scores_only(kept: Callable[[str, float], Any], corpus: Any,
     return run
 
 
-#: What each exercise's answer may use (checks/allow.py reads its cell before it runs).
-ALLOWED = {
+ALLOWED = {  # what each answer may use: checks/allow.py reads its cell before it runs
     "Exercise 2": Allow(answer="with_ids", modules=["copy"], names=["RealDocument", "Document"],
                         refuse=["similarity_search", "similarity_search_with_score", "similarity_search_by_vector",
                                 "similarity_search_with_relevance_scores", "max_marginal_relevance_search",

@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from retrieval_lab.checks.allow import Allow
+from retrieval_lab.checks.answers.nb13 import stand_in
 from retrieval_lab.data.corpus import (
     PETS_AND_CODE,
     distinct_passages,
@@ -34,12 +35,9 @@ def _passages() -> tuple[list[Any], LookupEmbeddings]:
     return passages, LookupEmbeddings({d.page_content: row for d, row in zip(passages, rows, strict=True)})
 
 
-# ----------------------------------------------------------------- Exercise 1: predict
-
-
 @functools.cache
 def exact_searches_truth() -> dict[str, bool]:
-    """Build the tuning section's three stores again as it does, and run the four searches."""
+    """Exercise 1 (predict): build the tuning section's three stores again as it does, and run the four searches."""
     import qdrant_edge as edge
 
     build_now = edge.EdgeOptimizersConfig(indexing_threshold=1)
@@ -64,31 +62,7 @@ def exact_searches_truth() -> dict[str, bool]:
         for store in stores.values():
             store.close()
 
-
-# ----------------------------------------------------------------- Exercise 2: extend
-
-#: What the learner's function may call on the shard: changing it (an index) and counting.
-ENGINE_CALLS = ("update", "facet", "count", "info")
-
-
-def _only(doors: dict[str, Any], hidden: str, label: str) -> Any:
-    """An object whose only attributes are ``doors``: reading another says what is hidden."""
-
-    class Only:
-        __slots__ = ()
-
-        def __getattr__(self, name: str) -> Any:
-            if name in doors:
-                return doors[name]
-            raise AttributeError(f"the check hides {hidden.format(name)}")
-
-        def __dir__(self) -> list[str]:
-            return list(doors)
-
-        def __repr__(self) -> str:
-            return label
-
-    return Only()
+ENGINE_CALLS = ("update", "facet", "count", "info")  # what count_by may call on the shard: an index, counts
 
 
 def _engine_only(store: Any, label: str) -> Any:
@@ -104,7 +78,7 @@ def _engine_only(store: Any, label: str) -> Any:
         return call
 
     calls = ", ".join(ENGINE_CALLS)
-    return _only({"shard": _only(
+    return stand_in({"shard": stand_in(
         {name: door(name) for name in ENGINE_CALLS},
         f"the shard's .{{}}: your function may only change the shard and ask it to count ({calls})",
         f"<the store's shard: {calls}>",
@@ -112,7 +86,7 @@ def _engine_only(store: Any, label: str) -> Any:
 
 
 def count_trial() -> dict[str, Any]:
-    """``check_function``'s cases and oracle for Exercise 2: (store, key) pairs on fresh stores
+    """Exercise 2 (extend): ``check_function``'s cases and oracle: (store, key) pairs on fresh stores
     the learner never saw (the six documents, and 37, 260 and 530 passages drawn at random,
     seeded), and Python's Counter over the metadata of the documents put in each store."""
     passages, shipped = _passages()
@@ -134,6 +108,7 @@ def count_trial() -> dict[str, Any]:
     return {"cases": cases, "oracle": counts}
 
 
-#: What each exercise's answer may use (checks/allow.py reads its cell before it runs).
-ALLOWED = {"Exercise 2": Allow(answer="count_by", modules=["collections"], names=["edge"],
-                               refuse=["scroll", "retrieve", "query", "search", "similarity_search", "get_by_ids"])}
+ALLOWED = {  # what each answer may use: checks/allow.py reads its cell before it runs
+    "Exercise 2": Allow(answer="count_by", modules=["collections"], names=["edge"],
+                        refuse=["scroll", "retrieve", "query", "search", "similarity_search", "get_by_ids"]),
+}
