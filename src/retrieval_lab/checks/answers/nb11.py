@@ -13,11 +13,9 @@ from retrieval_lab.checks.answers import fresh_seed, same_numbers
 from retrieval_lab.models.embeddings import BagOfWords, RowEmbeddings
 from retrieval_lab.scratch.matrix_vectorstore import MatrixVectorStore
 
-# ----------------------------------------------------------------- Exercise 1: predict
-
 
 def rows_after_each_call() -> dict[str, list[str]]:
-    """Run the exercise's four calls on a MatrixVectorStore and read its rows after each."""
+    """Exercise 1 (predict): run the four calls on a MatrixVectorStore and read its rows after each."""
     store = MatrixVectorStore(BagOfWords())
     store.add_texts(["cat"] * 5, ids=list("abcde"))
     seen = {}
@@ -32,12 +30,9 @@ def rows_after_each_call() -> dict[str, list[str]]:
     return seen
 
 
-# ----------------------------------------------------------------- Exercise 2: debug
-
-
 def real_top_ids(matrix: np.ndarray, ids: Sequence[str], query: np.ndarray, k: int,
                  keep: Callable[[str], bool]) -> list[str]:
-    """The oracle: the real store holding the same vectors, searched with a filter."""
+    """Exercise 2 (debug)'s oracle: the real store holding the same vectors, searched with a filter."""
     from langchain_core.vectorstores import InMemoryVectorStore
 
     real = InMemoryVectorStore(RowEmbeddings(matrix))
@@ -70,12 +65,9 @@ def top_ids_cases(seed: int = 4, drawn: int = 8, fresh: bool = True) -> list[tup
     return cases
 
 
-# ----------------------------------------------------------------- Exercise 3: extend
-
-
 def numpy_read_ms(n: int, d: int, gb_per_s: float, dtype: str = "float32",
                   batch: int = 1) -> float:
-    """The oracle: ask numpy how many bytes a row takes, then milliseconds per query."""
+    """Exercise 3 (extend)'s oracle: ask numpy how many bytes a row takes, then milliseconds per query."""
     one = np.zeros((1, d), dtype=bool if dtype == "binary" else dtype)
     row_bytes = np.packbits(one, axis=1).nbytes if dtype == "binary" else one.nbytes
     return n * row_bytes / (gb_per_s * 1e9) * 1e3 / batch
@@ -106,8 +98,7 @@ def same_ms(mine: Any, expected: float) -> bool:
     return same_numbers(mine, expected, rel=5e-10, absolute=5e-10)
 
 
-#: What each exercise's answer may use (checks/allow.py reads its cell before it runs).
-ALLOWED = {
+ALLOWED = {  # what each answer may use: checks/allow.py reads its cell before it runs
     "Exercise 2": Allow(answer="top_ids", modules=["numpy"],
                         refuse=["similarity_search", "similarity_search_with_score", "similarity_search_by_vector",
                                 "similarity_search_with_relevance_scores", "max_marginal_relevance_search",

@@ -11,9 +11,7 @@ from retrieval_lab.checks.allow import Allow
 from retrieval_lab.checks.answers import fresh_seed
 from retrieval_lab.scratch.approximate_search import HNSW
 
-# ----------------------------------------------------------------- Exercise 1: predict
-
-#: The notebook's ten points of the plane (tests/test_hnsw.py checks that the notebook agrees).
+#: Exercise 1 (predict): the notebook's ten points of the plane (tests/test_hnsw.py checks that the notebook agrees).
 TOY = {
     "a": (0, 0), "b": (2, 1), "c": (4, 0), "d": (1, 3), "e": (3, 3),
     "f": (5, 2), "g": (2, 4.5), "h": (4.5, 4.5), "i": (0, 5), "j": (5.5, 0),
@@ -21,16 +19,12 @@ TOY = {
 WALK_QUERIES = ((0.5, 3.5), (5.0, 0.5))
 
 
-def _lifted(xy: tuple[float, float]) -> np.ndarray:
-    v = np.array([xy[0] - 2.5, xy[1] - 2.5, 40.0])
-    return v / np.linalg.norm(v)
-
-
 def toy_layers() -> tuple[str, list[list[tuple[str, str]]]]:
     """The toy graph as the scratch HNSW builds it: the entry point and each layer's edges."""
     names = list(TOY)
     toy = HNSW(M=3, ef_construction=8, seed=0)
-    toy.add(np.stack([_lifted(xy) for xy in TOY.values()]))
+    lifted = [np.array([x - 2.5, y - 2.5, 40.0]) for x, y in TOY.values()]  # the plane, on a sphere's cap
+    toy.add(np.stack([v / np.linalg.norm(v) for v in lifted]))
     layers = [sorted((names[a], names[b]) for a, near in layer.items() for b in near if a < b)
               for layer in toy.links]
     return names[toy.entry], layers
@@ -56,11 +50,8 @@ def toy_walks() -> dict[str, Any]:
     return seen
 
 
-# ----------------------------------------------------------------- Exercise 2: extend
-
-
 def faiss_at_least(query, centroids, lists, rows, nprobe, k=10) -> tuple[list[int], int]:
-    """The oracle: FAISS's IVF holding the same lists, nprobe raised until they hold k."""
+    """Exercise 2 (extend)'s oracle: FAISS's IVF holding the same lists, nprobe raised until they hold k."""
     import faiss
 
     rows, centroids = (np.ascontiguousarray(m, dtype=np.float32) for m in (rows, centroids))
@@ -122,7 +113,6 @@ def at_least_cases(seed: int | None = None, drawn: int = 36) -> list[tuple]:
     return cases + [case[:5] for case in cases if len(case[3]) > 20][:3]  # k left to its default, 10
 
 
-#: What each exercise's answer may use (checks/allow.py reads its cell before it runs).
-ALLOWED = {
+ALLOWED = {  # what each answer may use: checks/allow.py reads its cell before it runs
     "Exercise 2": Allow(answer="ivf_search_at_least", modules=["numpy", "math"], refuse=["search", "range_search"]),
 }

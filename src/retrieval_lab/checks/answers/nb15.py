@@ -14,9 +14,7 @@ from retrieval_lab.checks.allow import Allow
 from retrieval_lab.checks.answers import fresh_seed, same_numbers
 from retrieval_lab.evaluation import evaluate, rerank
 
-# ----------------------------------------------------------------- Exercise 1: predict
-
-#: The exercise's table of scores (by passage text) and the order the documents come in.
+#: Exercise 1 (predict): the exercise's table of scores (by passage text) and the order the documents come in.
 TABLE = {"A": 0.9, "B": 0.5, "C": 0.9, "D": 0.1}
 ORDER = ("D", "C", "B", "A")
 
@@ -53,11 +51,8 @@ def what_the_reranker_returns() -> dict[str, list[str]]:
             "empty": [d.id for d in empty.invoke("which letter?")]}
 
 
-# ----------------------------------------------------------------- Exercise 2: debug
-
-
 def reference_gradient(w: Any, x: Any, y: Any, l2: float) -> tuple[float, np.ndarray]:
-    """The course's loss and gradient (``rerank.log_loss_gradient``)."""
+    """Exercise 2 (debug)'s oracle: the course's loss and gradient (``rerank.log_loss_gradient``)."""
     loss, gradient = rerank.log_loss_gradient(*(np.array(v, dtype=float) for v in (w, x, y)), l2)
     return float(loss), np.asarray(gradient)
 
@@ -85,9 +80,7 @@ def same_loss_and_gradient(got: Any, expected: tuple[float, np.ndarray]) -> bool
             and same_numbers(got[1], expected[1], rel=1e-10, absolute=1e-14))
 
 
-# ----------------------------------------------------------------- Exercise 3: apply
-
-#: Questions the learner has not seen: the feature runs on their candidates.
+#: Exercise 3 (apply): questions the learner has not seen: the feature runs on their candidates.
 UNSEEN_QUESTIONS = (
     "How do I leave a loop before it has finished?",
     "What does a star in front of a parameter name collect?",
@@ -107,15 +100,6 @@ def _number(value: Any) -> float | None:
 def _correlation(a: Sequence[float], b: Sequence[float]) -> float:
     a_, b_ = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
     return 0.0 if a_.std() == 0 or b_.std() == 0 else float(np.corrcoef(a_, b_)[0, 1])
-
-
-def _explained(values: Sequence[float], six: np.ndarray) -> float:
-    """R squared of the least-squares fit of ``values`` on the six features and a constant:
-    a weighted sum of features the learned reranker has adds nothing it could not learn."""
-    v = np.asarray(values, dtype=float)  # not all equal: refused before
-    design = np.c_[np.ones(len(v)), six]
-    weights, *_ = np.linalg.lstsq(design, v, rcond=None)
-    return float(1 - ((v - design @ weights) ** 2).sum() / ((v - v.mean()) ** 2).sum())
 
 
 def _auc(scores: Sequence[float], labels: Sequence[bool]) -> float:
@@ -153,7 +137,11 @@ def feature_problems(feature: Callable[[str, str], Any]) -> str | None:
         if max(abs(_correlation(values, six[:, column])),
                abs(_correlation(rankdata(values), rankdata(six[:, column])))) > 0.98:
             return f"it is the feature {name!r} again (or a rescaling of it)"
-    explained = _explained(values, six)
+    # R squared of the least-squares fit on the six and a constant: a weighted sum of features the
+    # learned reranker has adds nothing it could not learn (values not all equal: refused above)
+    v, design = np.asarray(values, dtype=float), np.c_[np.ones(len(values)), six]
+    weights, *_ = np.linalg.lstsq(design, v, rcond=None)
+    explained = float(1 - ((v - design @ weights) ** 2).sum() / ((v - v.mean()) ** 2).sum())
     if explained > 0.98**2:
         return (f"the six features, weighted and summed, give {explained:.0%} of it: the "
                 "learned reranker, a weighted sum, already has it")
@@ -172,8 +160,7 @@ def feature_problems(feature: Callable[[str, str], Any]) -> str | None:
     return None
 
 
-#: What each exercise's answer may use (checks/allow.py reads its cell before it runs).
-ALLOWED = {
+ALLOWED = {  # what each answer may use: checks/allow.py reads its cell before it runs
     "Exercise 2": Allow(answer="fixed_loss_and_gradient", modules=["numpy", "math"],
                         refuse=["log_loss_gradient", "fit_logistic"]),
     "Exercise 3": Allow(answer="my_feature", modules=["math", "re", "collections", "string"]),
