@@ -4,14 +4,9 @@ from tools.mutants import STUB, Wrong
 
 WRONG = [
     # Exercise 1 (predict): rows after deletes and upserts
-    Wrong(1, "deletes_shift_rows_like_a_list", '''def rows_predicted() -> dict:
-    return {
-        "after deleting b": ["a", "c", "d", "e"],
-        "after deleting e": ["a", "c", "d"],
-        "after adding f": ["a", "c", "d", "f"],
-        "after adding a again": ["a", "c", "d", "f"],
-    }
-'''),
+    Wrong.edit(1, "deletes_shift_rows_like_a_list", ('"a", "e", "c", "d"', '"a", "c", "d", "e"'),
+               ('e": ["a", "d", "c"]', 'e": ["a", "c", "d"]'), ('f": ["a", "d", "c"', 'f": ["a", "c", "d"'),
+               ('again": ["a", "d", "c"', 'again": ["a", "c", "d"')),
     Wrong.edit(1, "upsert_appends_again",
                ('"after adding a again": ["a", "d", "c", "f"]', '"after adding a again": ["d", "c", "f", "a"]')),
     Wrong.edit(1, "new_id_fills_the_first_hole",
@@ -31,10 +26,7 @@ WRONG = [
 '''),
     Wrong(2, "stub_with_harness_skipped", STUB, forget=("unit_rows", "row_ids", "probe")),
     # Exercise 3 (extend): bytes read per query
-    Wrong(3, "binary_row_not_padded", '''def read_ms(n, d, gb_per_s, dtype="float32", batch=1):
-    width = {"float32": 4, "float16": 2, "int8": 1, "binary": 1 / 8}
-    return n * d * width[dtype] / (gb_per_s * 1e9) * 1e3 / batch
-'''),
+    Wrong.edit(3, "binary_row_not_padded", ("(d + 7) // 8", "d / 8")),
     Wrong.edit(3, "batch_multiplies", ("1e3 /", "1e3 *")),
     Wrong.edit(3, "gigabytes_as_gibibytes", ("1e9)", "2**30)")),
     Wrong.edit(3, "seconds_not_milliseconds", ("* 1e3 /", "/")),

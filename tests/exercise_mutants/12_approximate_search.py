@@ -19,37 +19,10 @@ WRONG = [
                 "            positions, layers, names[toy.entry], (0.5, 3.5))[0][-1][1]")),
     # Exercise 2 (extend): read enough lists to hold k
     Wrong(2, "untouched_stub", STUB),
-    Wrong(2, "reads_only_nprobe_lists", '''def ivf_search_at_least(query, centroids, lists, rows, nprobe, k=10):
-    order = np.argsort(-(centroids @ query), kind="stable")
-    candidates = np.flatnonzero(np.isin(lists, order[:nprobe]))
-    ranking = np.argsort(-(rows[candidates] @ query), kind="stable")
-    return candidates[ranking[:k]], len(centroids) + len(candidates)
-'''),
-    Wrong(2, "visits_leave_out_the_centroids", '''def ivf_search_at_least(query, centroids, lists, rows, nprobe, k=10):
-    order = np.argsort(-(centroids @ query), kind="stable")
-    held = np.bincount(lists, minlength=len(centroids))[order].cumsum()
-    enough = 1 + int(np.argmax(held >= min(k, held[-1])))
-    candidates = np.flatnonzero(np.isin(lists, order[: max(nprobe, enough)]))
-    ranking = np.argsort(-(rows[candidates] @ query), kind="stable")
-    return candidates[ranking[:k]], len(candidates)
-'''),
-    Wrong(2, "worst_lists_first", '''def ivf_search_at_least(query, centroids, lists, rows, nprobe, k=10):
-    order = np.argsort(centroids @ query, kind="stable")
-    held = np.bincount(lists, minlength=len(centroids))[order].cumsum()
-    enough = 1 + int(np.argmax(held >= min(k, held[-1])))
-    candidates = np.flatnonzero(np.isin(lists, order[: max(nprobe, enough)]))
-    ranking = np.argsort(-(rows[candidates] @ query), kind="stable")
-    return candidates[ranking[:k]], len(centroids) + len(candidates)
-'''),
-    Wrong.edit(2, "one_list_per_answer",
-               ("order[:nprobe]))", "order[: max(nprobe, k)]))"), like="reads_only_nprobe_lists"),
-    Wrong(2, "empty_list_counted_as_one", '''def ivf_search_at_least(query, centroids, lists, rows, nprobe, k=10):
-    order = np.argsort(-(centroids @ query), kind="stable")
-    sizes = np.maximum(np.bincount(lists, minlength=len(centroids)), 1)
-    held = sizes[order].cumsum()
-    enough = 1 + int(np.argmax(held >= min(k, held[-1])))
-    candidates = np.flatnonzero(np.isin(lists, order[: max(nprobe, enough)]))
-    ranking = np.argsort(-(rows[candidates] @ query), kind="stable")
-    return candidates[ranking[:k]], len(centroids) + len(candidates)
-'''),
+    Wrong.edit(2, "reads_only_nprobe_lists", (" and held >= k:", ":"), (", and they hold k vectors", "")),
+    Wrong.edit(2, "visits_leave_out_the_centroids", ("len(centroids) + len(members)", "len(members)")),
+    Wrong.edit(2, "worst_lists_first", ("np.argsort(centroids @ query)[::-1]", "np.argsort(centroids @ query)")),
+    Wrong.edit(2, "one_list_per_answer", (">= nprobe:", ">= max(nprobe, k):"), like="reads_only_nprobe_lists"),
+    Wrong.edit(2, "empty_list_counted_as_one",
+               ("held += int(np.sum(lists == j))", "held += max(int(np.sum(lists == j)), 1)")),
 ]

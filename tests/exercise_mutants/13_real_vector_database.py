@@ -6,10 +6,8 @@ WRONG = [
     # Exercise 1 (predict): which ids Qdrant takes
     Wrong.edit(1, "any_string_is_an_id", ('"A": "refused"', '"A": "same"'), ('"B": "refused"', '"B": "same"')),
     Wrong.edit(1, "the_server_s_rules_in_local_mode", ('"G": "same"', '"G": "refused"')),
-    Wrong(1, "uuid_spellings_refused", '''def predictions() -> dict:
-    return {"A": "refused", "B": "refused", "C": "same", "D": "same",
-            "E": "refused", "F": "refused", "G": "same", "H": "changed"}
-'''),
+    Wrong.edit(1, "uuid_spellings_refused", ('"E": "changed", "F": "changed"', '"E": "refused", "F": "refused"'),
+               ('"H": "refused"', '"H": "changed"')),
     Wrong(1, "computed_by_adding", '''def predictions() -> dict:
     return nb13.what_qdrant_does_with_ids()
 '''),
@@ -20,13 +18,7 @@ WRONG = [
                ("not in qdrant_keys}", '!= "_id"}'), hints=False),
     Wrong.edit(2, "every_underscore_key_dropped",
                ('k != "_id"}', 'not k.startswith("_")}'), like="collection_name_left_in"),
-    Wrong(2, "id_left_unset", '''def with_ids(docs):
-    return [
-        RealDocument(doc.page_content, id=doc.id,
-                     metadata={k: v for k, v in doc.metadata.items() if k not in {"_id", "_collection_name"}})
-        for doc in docs
-    ]
-'''),
+    Wrong.edit(2, "id_left_unset", ('id=doc.metadata["_id"]', "id=doc.id")),
     # Exercise 3 (debug): the threshold from the raw scores
     Wrong(3, "stub_with_the_setup_skipped", STUB, forget=("warnings",)),
     Wrong(3, "as_shipped", '''def kept(query, threshold):

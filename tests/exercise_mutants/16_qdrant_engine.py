@@ -14,11 +14,7 @@ WRONG = [
                 "    return {hit.value: hit.count for hit in hits}",
                 "return {hit.value: hit.count for hit in store.shard.facet(edge.FacetRequest(key=field)).hits}"),
                hints=False),
-    Wrong(2, "facet_without_a_payload_index", '''def count_by(store, key):
-    field = f"metadata.{key}"
-    hits = store.shard.facet(edge.FacetRequest(key=field, limit=10_000, exact=True)).hits
-    return {hit.value: hit.count for hit in hits}
-'''),
+    Wrong.edit(2, "facet_without_a_payload_index", ("    store.shard.update(index)\n", ""), hints=False),
     Wrong(2, "untouched_stub_harness_skipped", STUB, forget=("edge",)),
 ]
 
