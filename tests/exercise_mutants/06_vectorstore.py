@@ -4,11 +4,9 @@ from tools.mutants import STUB, Wrong
 
 WRONG = [
     # Exercise 1 (predict): what the real relevance functions make of other scores
-    Wrong.edit(1, "clamped_to_0_1",
-               ('"cosine 2.0": -1.0', '"cosine 2.0": 0.0'),
+    Wrong.edit(1, "clamped_to_0_1", ('"cosine 2.0": -1.0', '"cosine 2.0": 0.0'),
                ('"euclidean 2.0": -0.41', '"euclidean 2.0": 0.0')),
-    Wrong.edit(1, "inner_product_one_rule",
-               ('"inner product -0.3": 0.3', '"inner product -0.3": 1.3'),
+    Wrong.edit(1, "inner_product_one_rule", ('"inner product -0.3": 0.3', '"inner product -0.3": 1.3'),
                ('"inner product -0.9": 0.9', '"inner product -0.9": 1.9')),
     Wrong(1, "scores_passed_through", '''def prediction() -> dict:
     return {"cosine 2.0": 2.0, "euclidean 2.0": 2.0, "inner product 0.3": 0.3,

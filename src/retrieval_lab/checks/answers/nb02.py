@@ -34,19 +34,17 @@ class _CountingLoader(BaseLoader):
             yield RealDocument(text, metadata={"source": path.as_posix()})
 
 
-_LINES: dict[str, Callable[[Any], Any]] = {
-    "A": lambda loader: loader.lazy_load(),
-    "B": lambda loader: next(iter(loader.load())),
-    "C": lambda loader: next(doc for doc in loader.lazy_load() if doc.metadata["source"].endswith(".txt")),
-    "D": lambda loader: list(zip(loader.lazy_load(), "ab", strict=False)),
-    "E": lambda loader: list(zip("ab", loader.lazy_load(), strict=False)),
-}
-
-
 def files_read() -> dict[str, int]:
     """Exercise 1 (predict): run each line on a fresh loader over the four text files; count the reads."""
+    lines: dict[str, Callable[[Any], Any]] = {
+        "A": lambda loader: loader.lazy_load(),
+        "B": lambda loader: next(iter(loader.load())),
+        "C": lambda loader: next(doc for doc in loader.lazy_load() if doc.metadata["source"].endswith(".txt")),
+        "D": lambda loader: list(zip(loader.lazy_load(), "ab", strict=False)),
+        "E": lambda loader: list(zip("ab", loader.lazy_load(), strict=False)),
+    }
     counts = {}
-    for line, run in _LINES.items():
+    for line, run in lines.items():
         run(loader := _CountingLoader(_text_files()))
         counts[line] = loader._files_read
     return counts

@@ -31,16 +31,11 @@ def what_minilm_picks() -> dict[int, str]:
     return picks
 
 
-_BATCHES = (
-    ["A cat."],
-    ["A cat.", "The cat sat on the mat because it was tired."],
-    ["Fix the failing unit test.", "ok", "", "Feed the hamster daily."],
-)
-_POOL = (
-    "Dogs bark.", "The stack trace points to line 12.", "Tea?", "I drink green tea every morning.",
-    "Rename the variable before you commit the change to the repository.", "Hi", "A kitten naps.",
-    "Bake the apple pie for an hour, then let it cool on the windowsill.", "Python raised.",
-)
+_BATCHES = (["A cat."], ["A cat.", "The cat sat on the mat because it was tired."],
+            ["Fix the failing unit test.", "ok", "", "Feed the hamster daily."])
+_POOL = ("Dogs bark.", "The stack trace points to line 12.", "Tea?", "I drink green tea every morning.",
+         "Rename the variable before you commit the change to the repository.", "Hi", "A kitten naps.",
+         "Bake the apple pie for an hour, then let it cool on the windowsill.", "Python raised.")
 
 
 def attention_problems(attend) -> str | None:
@@ -71,10 +66,8 @@ def attention_problems(attend) -> str | None:
     return None
 
 
-_SIX = (
-    "The kitten sleeps on the sofa.", "A young cat naps upon a couch.", "The meal was delicious.",
-    "We enjoyed a tasty dinner.", "The kernel is busy.", "The corn kernel popped.",
-)
+_SIX = ("The kitten sleeps on the sofa.", "A young cat naps upon a couch.", "The meal was delicious.",
+        "We enjoyed a tasty dinner.", "The kernel is busy.", "The corn kernel popped.")
 _PAIR_POOL = (
     "My cat sleeps all afternoon.", "The puppy chewed my shoes.", "Our parrot repeats every word.",
     "The kernel died while running the cell.", "Fix the failing unit test.", "This soup needs more salt.",

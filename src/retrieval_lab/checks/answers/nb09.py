@@ -47,14 +47,10 @@ def what_bm25_does() -> dict[str, Any]:
 @lru_cache(maxsize=1)
 def _corpora() -> dict[str, tuple[str, ...]]:
     chunks = python_reference_chunks()
-    return {
-        "build it": tuple(text for _, text in ROWS),
-        "exercise 1": tuple(text for _, text in SNAKES),
-        "reference": tuple(c.page_content for c in chunks[:40]),
-        "reference, later": tuple(c.page_content for c in chunks[300:330]),
-        "two documents": ("the cat", "the dog and the cat"),
-        "one document": ("a kernel thread",),
-    }
+    return {"build it": tuple(text for _, text in ROWS), "exercise 1": tuple(text for _, text in SNAKES),
+            "reference": tuple(c.page_content for c in chunks[:40]),
+            "reference, later": tuple(c.page_content for c in chunks[300:330]),
+            "two documents": ("the cat", "the dog and the cat"), "one document": ("a kernel thread",)}
 
 
 def sqlite_scores(query: str, corpus: str) -> list[float]:
