@@ -1,36 +1,27 @@
 """Self-checks for the exercises: they answer back, and they never crash.
 
-An exercise is a stub the learner fills in, followed by a check cell. The check says one of:
+A check cell says ``… not attempted yet`` while the stub still raises NotImplementedError (or is
+``...``), ``✗ …`` with a hint when the answer is refused, wrong or raises (the learner's exception
+is reported, never re-raised), and ``✓ …`` when it agrees with the oracle on every case. The
+expected answers are never typed in: an oracle, usually the real langchain-core class, computes
+them from the same inputs, so a check cannot drift from the library.
 
-- ``… not attempted yet`` while the stub still raises ``NotImplementedError`` (or is ``...``);
-- ``✗ …`` with a hint when the answer is refused or wrong, naming the input it was tried on (and
-  never the expected value unless the exercise opts in: a prediction read off a check is not a
-  prediction);
-- ``✗ … raised …`` when the learner's code raises: the exception is reported, not re-raised;
-- ``✓ …`` when the answer agrees with the oracle on every case.
-
-The expected answers are never typed in: each check computes them from an *oracle* - usually the
-real langchain-core class - on the same inputs, so a check cannot drift from the library.
-
-The rules that make a check a teacher (docs/design.md, "Rules that make a check a teacher"):
-
-- an allowlist, decided before the code runs: the check reads the cell behind the learner's answer
-  and refuses what the exercise does not allow (``allow.py``; each answer module's ``ALLOWED``);
-- nothing for the learner's object to fool: the expected value is computed after the attempt
-  returns, and the answer is compared only as plain data (``allow.plain``);
-- a prediction is a literal the learner writes, and the message counts right answers without
-  naming them (in the student edition it says only ✓ or "not yet");
-- a broken harness is not agreement: an exception agrees with the oracle only when the learner's
-  function raised it for the input under test, and a ``NameError`` never does;
-- a loop that never ends is stopped: a check gives up after ``TIME_LIMIT`` seconds and says so
-  (``SIGALRM``, in the kernel's main thread, where cells run).
+The rules that make a check a teacher (docs/design.md): an allowlist reads the cell behind the
+answer before it runs (``allow.py``, each answer module's ``ALLOWED``); the expected value exists
+only after the attempt returns, and the answer is compared only as plain data (``allow.plain``),
+so nothing of the learner's can fool it; a prediction is a literal, and the message counts right
+answers without naming them ("not yet" in the student edition); an exception agrees with the
+oracle only when the learner's function raised it, and a ``NameError`` never does; a check gives
+up after ``TIME_LIMIT`` seconds (``SIGALRM``, in the kernel's main thread, where cells run).
 """
 
 from __future__ import annotations
 
 import ast
+import contextlib
 import functools
 import inspect
+import operator
 import os
 import signal
 import sys
@@ -38,7 +29,6 @@ import textwrap
 import threading
 import types
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -78,9 +68,30 @@ class CheckResult:
 
 
 def _not_attempted(exercise: str, stub: str = "the `raise NotImplementedError` line") -> CheckResult:
-    return CheckResult(
-        exercise, "not attempted", f"not attempted yet - replace {stub} and run both cells."
-    )
+    return CheckResult(exercise, "not attempted", f"not attempted yet - replace {stub} and run both cells.")
+
+
+def _wrong(exercise: str, problem: str, hint: str) -> CheckResult:
+    return CheckResult(exercise, "wrong", f"{problem}. Hint: {hint}")
+
+
+def _not_plain(exercise: str, problem: NotPlainError, hint: str) -> CheckResult:
+    return _wrong(exercise, f"your answer {problem}: the check compares plain values (numbers, "
+                  "strings, True/False, None, and lists, tuples, dicts and sets of them), so return one "
+                  "of those", hint)
+
+
+def _missing_name(exercise: str, exc: NameError) -> CheckResult:
+    return CheckResult(exercise, "error", f"a name this check needs is not defined ({exc}): run the cells "
+                       "above this exercise first (Run > Run All Above Selected Cell), then this one again.")
+
+
+def _learner_error(exercise: str, exc: BaseException, hint: str, where: str = "") -> CheckResult:
+    where = f" - on input ({where})" if where else ""
+    advice = (" If that name is defined in a cell above, run that cell first."
+              if isinstance(exc, NameError) else "")
+    return CheckResult(exercise, "error",
+                       f"your code raised {type(exc).__name__}: {exc}{where}.{advice} Hint: {hint}")
 
 
 def _describe(value: Any, width: int = 120) -> str:
@@ -92,15 +103,12 @@ def _call_args(case: Any) -> tuple[tuple[Any, ...], dict[str, Any]]:
     """A case is a tuple of positional arguments, or a dict of keyword arguments."""
     if isinstance(case, dict):
         return (), case
-    if isinstance(case, tuple):
-        return case, {}
-    return (case,), {}
+    return (case, {}) if isinstance(case, tuple) else ((case,), {})
 
 
 def _show_case(case: Any) -> str:
     args, kwargs = _call_args(case)
-    parts = [_describe(a, 60) for a in args] + [f"{k}={_describe(v, 60)}" for k, v in kwargs.items()]
-    return ", ".join(parts)
+    return ", ".join([_describe(a, 60) for a in args] + [f"{k}={_describe(v, 60)}" for k, v in kwargs.items()])
 
 
 def _plain_or_raw(value: Any) -> Any:
@@ -117,28 +125,11 @@ def _plain_or_raw(value: Any) -> Any:
         return value  # a store, an instance of the learner's vetted class: the check looks
 
 
-def _plain_calls(attempt: Callable[..., Any]) -> Callable[..., Any]:
-    """``attempt``, answering plain data: what the check's code compares is never the learner's
-    own object."""
-
-    def run(*args: Any, **kwargs: Any) -> Any:
-        return _plain_or_raw(attempt(*args, **kwargs))
-
-    run.__name__ = getattr(attempt, "__name__", "attempt")
-    run.__wrapped__ = attempt  # type: ignore[attr-defined]
-    return run
-
-
-def _run_stub(exercise: str, attempt: Any, hint: str) -> Any:
-    """The learner's value: ``attempt`` itself, or what calling it returns when it is a function.
-
-    Returns a CheckResult instead when the stub is untouched (NotImplementedError) or raises:
-    the learner's exception is reported, never re-raised.
-    """
+def _answer(exercise: str, hint: str, call: Callable[[], Any]) -> Any:
+    """What ``call()`` returns, or the CheckResult that says why the learner's code gave no
+    answer: the stub untouched, an answer that is not plain data, or their exception."""
     try:
-        if not callable(attempt) or isinstance(attempt, type):
-            return _plain_or_raw(attempt)
-        return _plain_or_raw(attempt())
+        return call()
     except NotImplementedError:
         return _not_attempted(exercise)
     except NotPlainError as problem:
@@ -147,80 +138,39 @@ def _run_stub(exercise: str, attempt: Any, hint: str) -> Any:
         return _learner_error(exercise, exc, hint)
 
 
-# --------------------------------------------------------------------------- the allowlist
-
-
-def _allow_for(exercise: str, owner: Any, namespace: dict[str, Any]) -> Allow | None:
-    """The exercise's :class:`Allow`: from the ``ALLOWED`` of the answer module that ``owner``
-    (the oracle, ``problems`` or ``truth`` a check cell passes) comes from, or, when a cell put
-    something else in its place, from the loaded answer module whose exercise of that name
-    judges an answer the notebook defines."""
-    module = sys.modules.get(getattr(owner, "__module__", None) or "")
-    allowed = getattr(module, "ALLOWED", None)
-    if isinstance(allowed, dict) and exercise in allowed:
-        return allowed[exercise]
-    for name, module in sorted(sys.modules.items()):
-        allowed = getattr(module, "ALLOWED", None) if name.startswith(_ANSWERS) else None
-        allow = allowed.get(exercise) if isinstance(allowed, dict) else None
-        if isinstance(allow, Allow) and all(a in namespace for a in allow.answers):
-            return allow
-    return None
+def _verdict(exercise: str, problem: Any, hint: str) -> CheckResult:
+    return _wrong(exercise, problem, hint) if problem else CheckResult(exercise, "ok", "correct.")
 
 
 _ANSWERS = "retrieval_lab.checks.answers.nb"
 
 
 def _allowlist(exercise: str, attempt: Any, owner: Any, hint: str) -> CheckResult | None:
-    """A CheckResult when the cell behind the answer uses what the exercise does not allow."""
+    """A CheckResult when the cell behind the answer uses what the exercise does not allow.
+
+    The exercise's :class:`Allow` is in the ``ALLOWED`` of the answer module ``owner`` (the oracle
+    or ``problems`` the check cell passes) comes from or, when the cell passed something else, of
+    the loaded answer module whose exercise of that name judges an answer the notebook defines.
+    """
     namespace = namespace_of(attempt)
-    allow = _allow_for(exercise, owner, namespace)
-    if allow is None:
-        return None
+    allowed = getattr(sys.modules.get(getattr(owner, "__module__", None) or ""), "ALLOWED", None)
+    if isinstance(allowed, dict) and exercise in allowed:
+        allow = allowed[exercise]
+    else:
+        for name, module in sorted(sys.modules.items()):
+            allowed = getattr(module, "ALLOWED", None) if name.startswith(_ANSWERS) else None
+            allow = allowed.get(exercise) if isinstance(allowed, dict) else None
+            if isinstance(allow, Allow) and all(a in namespace for a in allow.answers):
+                break
+        else:
+            return None
     try:
         review(allow, namespace)
     except RefusedError as refusal:
-        if refusal.missing:
-            return CheckResult(exercise, "error", f"{refusal}.")
-        return CheckResult(exercise, "wrong", f"{refusal}. Hint: {hint}")
+        return CheckResult(exercise, "error", f"{refusal}.") if refusal.missing else _wrong(exercise, refusal, hint)
     except SyntaxError as exc:
         return CheckResult(exercise, "error", f"your cell does not parse ({exc.msg}).")
     return None
-
-
-def _not_plain(exercise: str, problem: NotPlainError, hint: str) -> CheckResult:
-    return CheckResult(
-        exercise, "wrong",
-        f"your answer {problem}: the check compares plain values (numbers, strings, True/False, "
-        f"None, and lists, tuples, dicts and sets of them), so return one of those. Hint: {hint}",
-    )
-
-
-def _missing_name(exercise: str, exc: NameError) -> CheckResult:
-    return CheckResult(
-        exercise, "error",
-        f"a name this check needs is not defined ({exc}): run the cells above this exercise "
-        "first (Run > Run All Above Selected Cell), then this one again.",
-    )
-
-
-def _raised_inside(exc: BaseException) -> bool:
-    """Whether ``exc`` came from inside the called function, not from the call itself.
-
-    Called from the frame that made the call: the traceback's first entry is that frame, so a
-    second entry means the function's own code (or code it called) raised.
-    """
-    tb = exc.__traceback__
-    return tb is not None and tb.tb_next is not None
-
-
-def _learner_error(exercise: str, exc: BaseException, hint: str, where: str = "") -> CheckResult:
-    where = f" - on input ({where})" if where else ""
-    advice = (" If that name is defined in a cell above, run that cell first."
-              if isinstance(exc, NameError) else "")
-    return CheckResult(
-        exercise, "error",
-        f"your code raised {type(exc).__name__}: {exc}{where}.{advice} Hint: {hint}",
-    )
 
 
 #: Seconds a whole check may take, the learner's code and the check's own work together: the
@@ -234,7 +184,7 @@ class TimeLimitError(BaseException):
     ``except Exception`` in the learner's code cannot swallow it."""
 
 
-@contextmanager
+@contextlib.contextmanager
 def _time_limit(seconds: float) -> Iterator[None]:
     """Raise TimeLimitError after ``seconds`` (only in the main thread, where SIGALRM arrives)."""
     if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
@@ -253,26 +203,38 @@ def _time_limit(seconds: float) -> Iterator[None]:
         signal.signal(signal.SIGALRM, previous)
 
 
-def _limited(check: Callable[..., CheckResult]) -> Callable[..., CheckResult]:
-    """The check, stopped kindly after TIME_LIMIT seconds."""
+def _check(stub: str = "the `raise NotImplementedError` line", *, function: bool = False,
+           owner: str = "") -> Callable[[Callable[..., CheckResult]], Callable[..., CheckResult]]:
+    """A check's common start, all of it stopped kindly after TIME_LIMIT seconds: None or ``...``
+    is not attempted; with ``function`` the answer must be callable; with ``owner`` (the keyword
+    that passes the oracle or ``problems``) the allowlist reads the answer's cell first."""
 
-    @functools.wraps(check)
-    def run(exercise: str, *args: Any, **kwargs: Any) -> CheckResult:
-        try:
-            with _time_limit(TIME_LIMIT):
-                return check(exercise, *args, **kwargs)
-        except TimeLimitError:
-            return CheckResult(
-                exercise, "error",
-                f"the check stopped your code after {TIME_LIMIT:g} s. A loop whose condition never "
-                "changes, or one that tries every combination, runs on forever: print what the "
-                "loop changes at each step on a small input.",
-            )
+    def decorate(check: Callable[..., CheckResult]) -> Callable[..., CheckResult]:
+        @functools.wraps(check)
+        def run(exercise: str, attempt: Any, *, hint: str, **kwargs: Any) -> CheckResult:
+            try:
+                with _time_limit(TIME_LIMIT):
+                    if attempt is None or attempt is Ellipsis:
+                        return _not_attempted(exercise, stub)
+                    if function and not callable(attempt):
+                        return _wrong(exercise, f"expected a function, got {type(attempt).__name__}", hint)
+                    if owner and (refused := _allowlist(exercise, attempt, kwargs.get(owner), hint)):
+                        return refused
+                    return check(exercise, attempt, hint=hint, **kwargs)
+            except TimeLimitError:
+                return CheckResult(
+                    exercise, "error",
+                    f"the check stopped your code after {TIME_LIMIT:g} s. A loop whose condition never "
+                    "changes, or one that tries every combination, runs on forever: print what the "
+                    "loop changes at each step on a small input.",
+                )
 
-    return run
+        return run
+
+    return decorate
 
 
-@_limited
+@_check(function=True, owner="oracle")
 def check_function(
     exercise: str,
     attempt: Any,
@@ -285,27 +247,14 @@ def check_function(
 ) -> CheckResult:
     """Call ``attempt`` on every case, then ``oracle``, and compare what they return.
 
-    First the exercise's allowlist reads the cell behind the answer (nothing runs before). On
-    each case the attempt runs on its own copy of the inputs and its answer becomes plain data;
+    On each case the attempt runs on its own copy of the inputs and its answer becomes plain data;
     only then does the oracle compute the expected value, and ``same(mine, expected)`` (default
-    ``==``) compares the two. If the oracle raises on a case, the attempt must raise an exception
-    of the same family there too, from inside its own code.
-
-    A wrong answer names the case and shows what the learner's code returned, never what was
-    expected, so a ``predict`` exercise cannot be solved by reading the check's message. A
-    ``debug`` or ``extend`` exercise, where the expected value helps and gives nothing away, may
-    pass ``reveal_expected=True``.
+    ``==``) compares the two. Where the oracle raises, the attempt must raise an exception of the
+    same family, from inside its own code. A wrong answer names the case and what the learner's
+    code returned, never what was expected, so a ``predict`` exercise cannot be solved by reading
+    the message; a ``debug`` or ``extend`` exercise, where it helps, may pass ``reveal_expected``.
     """
-    if attempt is None or attempt is Ellipsis:
-        return _not_attempted(exercise)
-    if not callable(attempt):
-        return CheckResult(
-            exercise, "wrong", f"expected a function, got {type(attempt).__name__}. Hint: {hint}"
-        )
-    refused = _allowlist(exercise, attempt, oracle, hint)
-    if refused is not None:
-        return refused
-    equal = same or (lambda a, b: a == b)
+    equal = same or operator.eq
     for case in cases:
         args, kwargs = _call_args(_plain_or_raw(case))  # the attempt's own copy of plain inputs
         raised: BaseException | None = None
@@ -324,34 +273,26 @@ def check_function(
             return _missing_name(exercise, exc)
         except Exception as exc:
             expected, expected_raised = exc, True
+        shown = f"on input ({_show_case(case)})"
         if raised is not None:
-            if (expected_raised and _raised_inside(raised) and not isinstance(raised, NameError)
-                    and error_family(type(raised).__name__)
-                    == error_family(type(expected).__name__)):
-                continue  # refusing bad input is right; the message may differ from the real one
+            # refusing bad input is right, whatever the message, if the function's own code raised:
+            # a traceback entry below this frame's (an error at the call itself has none)
+            tb = raised.__traceback__
+            if (expected_raised and tb is not None and tb.tb_next is not None and not isinstance(raised, NameError)
+                    and error_family(type(raised).__name__) == error_family(type(expected).__name__)):
+                continue
             return _learner_error(exercise, raised, hint, _show_case(case))
         if expected_raised:
-            return CheckResult(
-                exercise,
-                "wrong",
-                f"on input ({_show_case(case)}) yours returned {_describe(got)}, but this input "
-                + (f"should raise {type(expected).__name__}" if reveal_expected
-                   else "should be refused")
-                + f". Hint: {hint}",
-            )
+            should = f"should raise {type(expected).__name__}" if reveal_expected else "should be refused"
+            return _wrong(exercise, f"{shown} yours returned {_describe(got)}, but this input {should}", hint)
         try:
             agrees = bool(equal(got, expected))
         except Exception as exc:
             agrees = False
             hint = f"{hint} (comparing your answer raised {type(exc).__name__}: {exc})"
         if not agrees:
-            wanted = (f"expected {_describe(expected)}, " if reveal_expected
-                      else "not what it should be: ")
-            return CheckResult(
-                exercise,
-                "wrong",
-                f"on input ({_show_case(case)}) {wanted}got {_describe(got)}. Hint: {hint}",
-            )
+            wanted = f"expected {_describe(expected)}, " if reveal_expected else "not what it should be: "
+            return _wrong(exercise, f"{shown} {wanted}got {_describe(got)}", hint)
     return CheckResult(exercise, "ok", f"correct on all {len(cases)} cases.")
 
 
@@ -370,14 +311,10 @@ def prediction_literal(attempt: Callable[[], Any]) -> Any:
         source = textwrap.dedent(inspect.getsource(attempt))
     except (OSError, TypeError) as exc:
         raise ValueError(f"could not read your prediction's source ({exc}): define it in a cell") from exc
-    tree = ast.parse(source)
-    function = tree.body[0]
+    function = ast.parse(source).body[0]
     if not isinstance(function, ast.FunctionDef):
         raise ValueError(f"define your prediction with `def` ({COMPUTED})")
-    body = list(function.body)
-    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
-            and isinstance(body[0].value.value, str):
-        body = body[1:]  # the docstring
+    body = function.body[1:] if ast.get_docstring(function, clean=False) is not None else function.body
     if len(body) == 1 and isinstance(body[0], ast.Raise) and "NotImplementedError" in ast.unparse(body[0]):
         raise NotImplementedError  # the untouched stub
     if len(body) != 1 or not isinstance(body[0], ast.Return) or body[0].value is None:
@@ -385,20 +322,16 @@ def prediction_literal(attempt: Callable[[], Any]) -> Any:
     try:
         return ast.literal_eval(body[0].value)
     except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError) as exc:
-        raise ValueError(
-            f"your answer must be written out as plain values - numbers, strings, True/False, "
-            f"None, lists, tuples, dicts, sets ({COMPUTED})"
-        ) from exc
+        raise ValueError(f"your answer must be written out as plain values - numbers, strings, True/False, "
+                         f"None, lists, tuples, dicts, sets ({COMPUTED})") from exc
 
 
 def _holds_ellipsis(value: Any) -> bool:
-    if value is Ellipsis:
-        return True
     if isinstance(value, dict):
-        return any(_holds_ellipsis(v) for v in value.values())
+        value = list(value.values())
     if isinstance(value, (list, tuple, set, frozenset)):
-        return any(_holds_ellipsis(v) for v in value)
-    return False
+        return any(map(_holds_ellipsis, value))
+    return value is Ellipsis
 
 
 #: Set to "student" (the environment variable RETRIEVAL_LAB_EDITION, or this module's EDITION)
@@ -407,11 +340,7 @@ def _holds_ellipsis(value: Any) -> bool:
 EDITION = os.environ.get("RETRIEVAL_LAB_EDITION", "self-study")
 
 
-def _student_edition() -> bool:
-    return "student" in (EDITION, os.environ.get("RETRIEVAL_LAB_EDITION"))
-
-
-@_limited
+@_check("the `...` with your prediction")
 def check_prediction(
     exercise: str,
     attempt: Any,
@@ -428,12 +357,9 @@ def check_prediction(
     a dict with the same keys. A wrong answer says how many predictions are right - never which,
     never the right values - and in the student edition only "not yet".
     """
-    if attempt is None or attempt is Ellipsis:
-        return _not_attempted(exercise, "the `...` with your prediction")
     try:
         guess = prediction_literal(attempt)
-        cell = cell_of(attempt) if getattr(attempt, "__module__", None) == "__main__" else None
-        if cell is not None:
+        if getattr(attempt, "__module__", None) == "__main__" and (cell := cell_of(attempt)):
             prediction_cell(cell[0])
     except NotImplementedError:
         return _not_attempted(exercise)
@@ -448,43 +374,27 @@ def check_prediction(
     except NameError as exc:
         return _missing_name(exercise, exc)
     if not isinstance(guess, dict) or set(guess) != set(real):
-        return CheckResult(
-            exercise, "wrong",
-            f"answer with a dict of exactly these keys: {sorted(real, key=str)}. Hint: {hint}",
-        )
-    equal = same or (lambda a, b: a == b)
+        return _wrong(exercise, f"answer with a dict of exactly these keys: {sorted(real, key=str)}", hint)
     right = 0
     for key in real:
-        try:
-            right += bool(equal(guess[key], real[key]))
-        except Exception:
-            pass
+        with contextlib.suppress(Exception):
+            right += bool((same or operator.eq)(guess[key], real[key]))
     if right < len(real):
-        told = "not yet" if _student_edition() else f"{right} of {len(real)} predictions right"
-        return CheckResult(exercise, "wrong", f"{told}. Hint: {hint}")
+        student = "student" in (EDITION, os.environ.get("RETRIEVAL_LAB_EDITION"))
+        return _wrong(exercise, "not yet" if student else f"{right} of {len(real)} predictions right", hint)
     return CheckResult(exercise, "ok", f"all {len(real)} predictions right.")
 
 
-@_limited
-def check_value(
-    exercise: str,
-    attempt: Any,
-    *,
-    problems: Callable[[Any], str | None],
-    hint: str,
-) -> CheckResult:
+@_check("the `...` with your answer", owner="problems")
+def check_value(exercise: str, attempt: Any, *, problems: Callable[[Any], str | None], hint: str) -> CheckResult:
     """Check a value the learner built. ``problems(value)`` returns what is wrong, or None.
 
     ``attempt`` may be a zero-argument function (so a stub can raise NotImplementedError) or the
     value itself (``...`` meaning not attempted); ``problems`` sees it as plain data when it is
     data. Not for predictions: those go through ``check_prediction``.
     """
-    if attempt is None or attempt is Ellipsis:
-        return _not_attempted(exercise, "the `...` with your answer")
-    refused = _allowlist(exercise, attempt, problems, hint)
-    if refused is not None:
-        return refused
-    value = _run_stub(exercise, attempt, hint)
+    value = _answer(exercise, hint, lambda: _plain_or_raw(
+        attempt if not callable(attempt) or isinstance(attempt, type) else attempt()))
     if isinstance(value, CheckResult):
         return value
     try:
@@ -493,45 +403,26 @@ def check_value(
         return _missing_name(exercise, exc)
     except Exception as exc:
         problem = f"could not inspect {_describe(value)} ({type(exc).__name__}: {exc})"
-    if problem:
-        return CheckResult(exercise, "wrong", f"{problem}. Hint: {hint}")
-    return CheckResult(exercise, "ok", "correct.")
+    return _verdict(exercise, problem, hint)
 
 
-@_limited
+@_check(function=True, owner="problems")
 def check_behaviour(
-    exercise: str,
-    attempt: Any,
-    *,
-    problems: Callable[[Callable[..., Any]], str | None],
-    hint: str,
+    exercise: str, attempt: Any, *, problems: Callable[[Callable[..., Any]], str | None], hint: str
 ) -> CheckResult:
     """Check a function by what it does: ``problems(attempt)`` uses it and says what is wrong.
 
     For exercises whose answer is a behaviour (e.g. "the copy must not share nested dicts")
-    rather than a value an oracle can produce. The allowlist reads the answer's cell first; a
-    function ``attempt`` is handed to ``problems`` answering plain data. A NotImplementedError
-    from the stub means "not attempted"; any other exception from the learner's code is
-    reported, not raised.
+    rather than a value an oracle can produce. A function ``attempt`` is handed to ``problems``
+    answering plain data, so what the check compares is never the learner's own object.
     """
-    if attempt is None or attempt is Ellipsis:
-        return _not_attempted(exercise)
-    if not callable(attempt):
-        return CheckResult(exercise, "wrong",
-                           f"expected a function, got {type(attempt).__name__}. Hint: {hint}")
-    refused = _allowlist(exercise, attempt, problems, hint)
-    if refused is not None:
-        return refused
     if not isinstance(attempt, type):
-        attempt = _plain_calls(attempt)
-    try:
-        problem = problems(attempt)
-    except NotImplementedError:
-        return _not_attempted(exercise)
-    except NotPlainError as exc:
-        return _not_plain(exercise, exc, hint)
-    except Exception as exc:  # reported kindly
-        return _learner_error(exercise, exc, hint)
-    if problem:
-        return CheckResult(exercise, "wrong", f"{problem}. Hint: {hint}")
-    return CheckResult(exercise, "ok", "correct.")
+        learner = attempt
+
+        def attempt(*args: Any, **kwargs: Any) -> Any:
+            return _plain_or_raw(learner(*args, **kwargs))
+
+        attempt.__name__ = getattr(learner, "__name__", "attempt")
+        attempt.__wrapped__ = learner  # type: ignore[attr-defined]
+    problem = _answer(exercise, hint, lambda: problems(attempt))
+    return problem if isinstance(problem, CheckResult) else _verdict(exercise, problem, hint)
