@@ -38,6 +38,11 @@ WRONG = [
     return len(words) / len(words) if words else float("nan")
 '''),
     Wrong(3, "harness_skipped", STUB, forget=("rerank",)),
+    # features that say nothing new (a hash of the two texts still passes: a repeatable number about
+    # the pair, as noisy as an honest weak feature such as "holds code", AUC 0.56 against 0.54)
+    Wrong.edit(3, "two_of_the_six_added", ("return 1.0", "six = rerank.features(question, passage)\n"
+                                                         "    return float(six[0] + six[5])"), like="constant"),
+    Wrong.edit(3, "the_length_rescaled", ("return 1.0", "return len(passage) ** 0.5"), like="constant"),
 ]
 
 # Exercise 3 is an apply exercise: any feature of the learner's own is a right answer when it is
@@ -59,16 +64,3 @@ EQUIVALENT = {
     "exercise 3, line 7: Div -> Mult": _ANOTHER_FEATURE + "first position times length instead of "
     "divided by it: a different number about the same two texts",
 }
-
-# Found by a blind review: features that say nothing new, or read the judgments with noise. (A
-# hash of the two texts still passes: it is a repeatable number about the pair, as noisy as an
-# honest weak feature such as "holds code" on the shipped questions, AUC 0.56 against 0.54.)
-WRONG += [
-    Wrong(3, "two_of_the_six_added", '''def my_feature(question: str, passage: str) -> float:
-    six = rerank.features(question, passage)
-    return float(six[0] + six[5])
-'''),
-]
-WRONG += [
-    Wrong.edit(3, "the_length_rescaled", ("return 1.0", "return len(passage) ** 0.5"), like="constant"),
-]
