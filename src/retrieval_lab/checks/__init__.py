@@ -1,18 +1,14 @@
-"""Self-checks for the exercises: they answer back, and they never crash.
-
-A check cell says ``… not attempted yet`` while the stub still raises NotImplementedError (or is
-``...``), ``✗ …`` with a hint when the answer is refused, wrong or raises (the learner's exception
-is reported, never re-raised), and ``✓ …`` when it agrees with the oracle on every case. The
-expected answers are never typed in: an oracle, usually the real langchain-core class, computes
-them from the same inputs, so a check cannot drift from the library.
+"""Self-checks for the exercises: they answer back (… not attempted yet, ✗ with a hint, ✓), and
+they never crash: the learner's exception is reported, never re-raised. The expected answers are
+never typed in: an oracle, usually the real langchain-core class, computes them from the same
+inputs, so a check cannot drift from the library.
 
 The rules that make a check a teacher (docs/design.md): an allowlist reads the cell behind the
 answer before it runs (``allow.py``, each answer module's ``ALLOWED``); the expected value exists
-only after the attempt returns, and the answer is compared only as plain data (``allow.plain``),
-so nothing of the learner's can fool it; a prediction is a literal, and the message counts right
-answers without naming them ("not yet" in the student edition); an exception agrees with the
-oracle only when the learner's function raised it, and a ``NameError`` never does; a check gives
-up after ``TIME_LIMIT`` seconds (``SIGALRM``, in the kernel's main thread, where cells run).
+only after the attempt returns, and the answer is compared only as plain data (``allow.plain``);
+a prediction is a literal, and the message counts right answers without naming them; an
+exception agrees with the oracle only when the learner's function raised it, never a
+``NameError``; a check gives up after ``TIME_LIMIT`` seconds.
 """
 
 from __future__ import annotations
@@ -142,9 +138,6 @@ def _verdict(exercise: str, problem: Any, hint: str) -> CheckResult:
     return _wrong(exercise, problem, hint) if problem else CheckResult(exercise, "ok", "correct.")
 
 
-_ANSWERS = "retrieval_lab.checks.answers.nb"
-
-
 def _allowlist(exercise: str, attempt: Any, owner: Any, hint: str) -> CheckResult | None:
     """A CheckResult when the cell behind the answer uses what the exercise does not allow.
 
@@ -158,7 +151,7 @@ def _allowlist(exercise: str, attempt: Any, owner: Any, hint: str) -> CheckResul
         allow = allowed[exercise]
     else:
         for name, module in sorted(sys.modules.items()):
-            allowed = getattr(module, "ALLOWED", None) if name.startswith(_ANSWERS) else None
+            allowed = getattr(module, "ALLOWED", None) if name.startswith("retrieval_lab.checks.answers.nb") else None
             allow = allowed.get(exercise) if isinstance(allowed, dict) else None
             if isinstance(allow, Allow) and all(a in namespace for a in allow.answers):
                 break
@@ -222,12 +215,9 @@ def _check(stub: str = "the `raise NotImplementedError` line", *, function: bool
                         return refused
                     return check(exercise, attempt, hint=hint, **kwargs)
             except TimeLimitError:
-                return CheckResult(
-                    exercise, "error",
-                    f"the check stopped your code after {TIME_LIMIT:g} s. A loop whose condition never "
-                    "changes, or one that tries every combination, runs on forever: print what the "
-                    "loop changes at each step on a small input.",
-                )
+                return CheckResult(exercise, "error", f"the check stopped your code after {TIME_LIMIT:g} s. A "
+                                   "loop whose condition never changes, or one that tries every combination, "
+                                   "runs on forever: print what the loop changes at each step on a small input.")
 
         return run
 
@@ -235,16 +225,8 @@ def _check(stub: str = "the `raise NotImplementedError` line", *, function: bool
 
 
 @_check(function=True, owner="oracle")
-def check_function(
-    exercise: str,
-    attempt: Any,
-    *,
-    oracle: Callable[..., Any],
-    cases: Sequence[Any],
-    hint: str,
-    same: Callable[[Any, Any], bool] | None = None,
-    reveal_expected: bool = False,
-) -> CheckResult:
+def check_function(exercise: str, attempt: Any, *, oracle: Callable[..., Any], cases: Sequence[Any], hint: str,
+                   same: Callable[[Any, Any], bool] | None = None, reveal_expected: bool = False) -> CheckResult:
     """Call ``attempt`` on every case, then ``oracle``, and compare what they return.
 
     On each case the attempt runs on its own copy of the inputs and its answer becomes plain data;
@@ -257,9 +239,8 @@ def check_function(
     equal = same or operator.eq
     for case in cases:
         args, kwargs = _call_args(_plain_or_raw(case))  # the attempt's own copy of plain inputs
-        raised: BaseException | None = None
         try:
-            got = plain(attempt(*args, **kwargs))
+            got, raised = plain(attempt(*args, **kwargs)), None
         except NotImplementedError:
             return _not_attempted(exercise)
         except NotPlainError as problem:
@@ -275,10 +256,10 @@ def check_function(
             expected, expected_raised = exc, True
         shown = f"on input ({_show_case(case)})"
         if raised is not None:
-            # refusing bad input is right, whatever the message, if the function's own code raised:
-            # a traceback entry below this frame's (an error at the call itself has none)
-            tb = raised.__traceback__
-            if (expected_raised and tb is not None and tb.tb_next is not None and not isinstance(raised, NameError)
+            # refusing bad input is right, whatever the message, if the function's own code raised it:
+            # its traceback goes below this frame (an error at the call itself does not)
+            inside = getattr(raised.__traceback__, "tb_next", None) is not None
+            if (expected_raised and inside and not isinstance(raised, NameError)
                     and error_family(type(raised).__name__) == error_family(type(expected).__name__)):
                 continue
             return _learner_error(exercise, raised, hint, _show_case(case))
@@ -341,14 +322,8 @@ EDITION = os.environ.get("RETRIEVAL_LAB_EDITION", "self-study")
 
 
 @_check("the `...` with your prediction")
-def check_prediction(
-    exercise: str,
-    attempt: Any,
-    *,
-    truth: Callable[[], dict[str, Any]],
-    hint: str,
-    same: Callable[[Any, Any], bool] | None = None,
-) -> CheckResult:
+def check_prediction(exercise: str, attempt: Any, *, truth: Callable[[], dict[str, Any]], hint: str,
+                     same: Callable[[Any, Any], bool] | None = None) -> CheckResult:
     """Check a ``predict`` exercise: named predictions against what running the code gives.
 
     ``attempt`` is a zero-argument function whose body is one ``return`` of a dict literal; its
@@ -407,9 +382,8 @@ def check_value(exercise: str, attempt: Any, *, problems: Callable[[Any], str | 
 
 
 @_check(function=True, owner="problems")
-def check_behaviour(
-    exercise: str, attempt: Any, *, problems: Callable[[Callable[..., Any]], str | None], hint: str
-) -> CheckResult:
+def check_behaviour(exercise: str, attempt: Any, *, problems: Callable[[Callable[..., Any]], str | None],
+                    hint: str) -> CheckResult:
     """Check a function by what it does: ``problems(attempt)`` uses it and says what is wrong.
 
     For exercises whose answer is a behaviour (e.g. "the copy must not share nested dicts")
@@ -422,7 +396,6 @@ def check_behaviour(
         def attempt(*args: Any, **kwargs: Any) -> Any:
             return _plain_or_raw(learner(*args, **kwargs))
 
-        attempt.__name__ = getattr(learner, "__name__", "attempt")
-        attempt.__wrapped__ = learner  # type: ignore[attr-defined]
+        functools.update_wrapper(attempt, learner, assigned=("__name__",), updated=())  # and __wrapped__
     problem = _answer(exercise, hint, lambda: problems(attempt))
     return problem if isinstance(problem, CheckResult) else _verdict(exercise, problem, hint)
