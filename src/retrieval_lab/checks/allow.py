@@ -157,7 +157,7 @@ class _Reader:
         for scope, name in _outside_names(table):
             kind = bound.get(name)
             if kind in ("def", "import") or (kind == "data" and (scope == "module" or name in self.allow.names)):
-                continue  # a def or import is judged where it is made
+                continue  # judged where defined or imported; data read at the top level, or listed
             line = min((n.lineno for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id == name),
                        default=None)
             if kind == "data":
