@@ -11,22 +11,11 @@ import importlib
 import pytest
 
 from retrieval_lab.checks.allow import Allow, RefusedError, prediction_cell, review_source
-from tests.test_shortcuts import NAMESPACE
-from tools.nbtools import ROOT, _read, exercises
+from tests.test_shortcuts import EXERCISES, NAMESPACE
 
 
-def _exercises() -> list:
-    found = []
-    for notebook in sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")):
-        cells = _read(notebook).cells
-        for n, (stub, _, solution) in enumerate(exercises(notebook), 1):
-            kind = cells[stub].metadata.get("retrieval_lab", {}).get("kind")
-            found.append(pytest.param(notebook.name[:2], n, kind, cells[stub].source, solution,
-                                      id=f"{notebook.name[:2]}-ex{n}"))
-    return found
-
-
-@pytest.mark.parametrize(("number", "exercise", "kind", "stub", "solution"), _exercises())
+@pytest.mark.parametrize(("number", "exercise", "kind", "stub", "solution"),
+                         [pytest.param(*e, id=f"{e[0]}-ex{e[1]}") for e in EXERCISES])
 def test_the_shipped_solution_and_stub_pass_the_reading(number, exercise, kind, stub, solution):
     allowed = importlib.import_module(f"retrieval_lab.checks.answers.nb{number}").ALLOWED
     for source in (solution, stub):

@@ -38,16 +38,27 @@ class _Notebook(dict):
 NAMESPACE = _Notebook(np=np, math=math, uuid=uuid)
 
 
+def _exercises() -> list[tuple[str, int, str | None, str, str]]:
+    """(notebook number, exercise, its kind, its stub's source, its solution), every notebook read
+    once (test_allowlist reads this list too)."""
+    found = []
+    for notebook in sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")):
+        cells = _read(notebook).cells
+        for n, (stub, _, solution) in enumerate(exercises(notebook, cells), 1):
+            kind = cells[stub].metadata.get("retrieval_lab", {}).get("kind")
+            found.append((notebook.name[:2], n, kind, cells[stub].source, solution))
+    return found
+
+
+EXERCISES = _exercises()
+
+
 def _stubs() -> dict[tuple[str, int], tuple[str, str]]:
     """(notebook number, exercise) -> (its kind, the def line of its stub)."""
     found = {}
-    for notebook in sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")):
-        cells = _read(notebook).cells
-        for n, (stub, _, _) in enumerate(exercises(notebook), 1):
-            kind = cells[stub].metadata.get("retrieval_lab", {}).get("kind")
-            source = cells[stub].source
-            match = re.search(r"^(class \w+.*:|def \w+\((?:.|\n)*?\).*:)$", source, re.M)
-            found[(notebook.name[:2], n)] = (kind, match.group(1) if match else "")
+    for number, n, kind, source, _ in EXERCISES:
+        match = re.search(r"^(class \w+.*:|def \w+\((?:.|\n)*?\).*:)$", source, re.M)
+        found[(number, n)] = (kind, match.group(1) if match else "")
     return found
 
 

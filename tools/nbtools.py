@@ -52,9 +52,10 @@ def tags(cell) -> list[str]:
 _SOLUTION = re.compile(r"<details>.*?```python\n(.*?)```.*?</details>", re.S)
 
 
-def exercises(notebook: Path) -> list[tuple[int, int, str]]:
-    """(exercise cell index, check cell index, solution source) for each exercise of a notebook."""
-    cells = _read(notebook).cells
+def exercises(notebook: Path, cells: list | None = None) -> list[tuple[int, int, str]]:
+    """(exercise cell index, check cell index, solution source) for each exercise of a notebook
+    (its ``cells`` when the caller has read it already)."""
+    cells = _read(notebook).cells if cells is None else cells
     found = []
     for i, cell in enumerate(cells):
         if "exercise" not in tags(cell):
