@@ -211,6 +211,8 @@ def _check(stub: str = "the `raise NotImplementedError` line", *, function: bool
                         return _not_attempted(exercise, stub)
                     if function and not callable(attempt):
                         return _wrong(exercise, f"expected a function, got {type(attempt).__name__}", hint)
+                    if _stub_body(attempt):  # as shipped: no case, store or server is made for it
+                        return _not_attempted(exercise)
                     if owner and (refused := _allowlist(exercise, attempt, kwargs.get(owner), hint)):
                         return refused
                     return check(exercise, attempt, hint=hint, **kwargs)
@@ -280,6 +282,27 @@ def check_function(exercise: str, attempt: Any, *, oracle: Callable[..., Any], c
 COMPUTED = "write your prediction as a value; running the code comes after"
 
 
+def _body(function: ast.FunctionDef) -> list[ast.stmt]:
+    """A function's statements past its docstring."""
+    return function.body[1:] if ast.get_docstring(function, clean=False) is not None else function.body
+
+
+def _raises_not_implemented(body: list[ast.stmt]) -> bool:
+    return len(body) == 1 and isinstance(body[0], ast.Raise) and "NotImplementedError" in ast.unparse(body[0])
+
+
+def _stub_body(attempt: Any) -> bool:
+    """Whether ``attempt`` is a function whose body is still the stub's one ``raise
+    NotImplementedError``: read from its source, not run."""
+    if not isinstance(attempt, types.FunctionType):
+        return False
+    try:
+        function = ast.parse(textwrap.dedent(inspect.getsource(attempt))).body[0]
+    except (OSError, TypeError, SyntaxError, IndexError):
+        return False
+    return isinstance(function, ast.FunctionDef) and _raises_not_implemented(_body(function))
+
+
 def prediction_literal(attempt: Callable[[], Any]) -> Any:
     """The literal a prediction function returns, read from its source (never by calling it).
 
@@ -295,8 +318,8 @@ def prediction_literal(attempt: Callable[[], Any]) -> Any:
     function = ast.parse(source).body[0]
     if not isinstance(function, ast.FunctionDef):
         raise ValueError(f"define your prediction with `def` ({COMPUTED})")
-    body = function.body[1:] if ast.get_docstring(function, clean=False) is not None else function.body
-    if len(body) == 1 and isinstance(body[0], ast.Raise) and "NotImplementedError" in ast.unparse(body[0]):
+    body = _body(function)
+    if _raises_not_implemented(body):
         raise NotImplementedError  # the untouched stub
     if len(body) != 1 or not isinstance(body[0], ast.Return) or body[0].value is None:
         raise ValueError(f"the function's body must be one `return` of your answer ({COMPUTED})")
