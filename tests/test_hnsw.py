@@ -75,6 +75,7 @@ def test_visits_are_faiss_s_within_a_fifth() -> None:
         assert 0.8 <= ratio <= 1.25, (ef, table[ef])
 
 
+@pytest.mark.slow  # the 5,000-vector build (3.7 s); hypothesis checks the same invariants on small graphs
 def test_real_build_keeps_its_invariants() -> None:
     graph = both_builds()["ours"]
     check_structure(graph)
