@@ -241,6 +241,29 @@ def test_check_value_and_behaviour():
     assert isinstance(check_behaviour("E", None, problems=lambda f: f(), hint="h"), CheckResult)
 
 
+def test_an_untouched_stub_is_answered_before_the_check_sets_anything_up():
+    """The stub's body is read, not run: no problems() (a server, a store) is started for it,
+    and a function that only begins with that raise is attempted."""
+    made = []
+
+    def problems(f):
+        made.append("server")
+        return f(1)
+
+    def stub(x):
+        """Docstring kept."""
+        raise NotImplementedError  # your code here
+
+    def started(x):
+        if x:
+            raise NotImplementedError
+        return None
+
+    assert check_behaviour("E", stub, problems=problems, hint="h").status == "not attempted"
+    assert made == []
+    assert check_behaviour("E", started, problems=lambda f: f(0), hint="h").passed
+
+
 
 def _forever(x):
     while True:
