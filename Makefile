@@ -93,7 +93,13 @@ XDIST ?= -n 3 --dist loadscope --no-loadscope-reorder
 # matrix products 2-3x slower (notebook 05 under load: 35.7 s with two BLAS threads, 16.4 s with
 # one, measured side by side 2026-12-04). No stored output depends on it: the thread count is
 # printed only in cells tagged `timing`.
-TEST_ENV := OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1
+# And large arrays on plain pages, kept by the allocator for the next one: numpy asks the kernel
+# for transparent huge pages, and glibc hands every freed block above 32 MB back to it, so each
+# large temporary is faulted in and zeroed anew, 2 MB at a time. On this VM that cost swings with
+# the host (notebook 12's to_whole, 3 x 30,000 rows: 0.24-1.77 s of CPU as it comes, 0.33-0.36 s
+# so; make test's system CPU 48 s -> 33 s, measured 2026-12-06). Memory only; no output moves.
+TEST_ENV := OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 NUMPY_MADVISE_HUGEPAGE=0 \
+	MALLOC_MMAP_THRESHOLD_=268435456 MALLOC_TRIM_THRESHOLD_=268435456
 test: lint
 	$(TEST_ENV) $(PYTEST) $(NBVAL) $(XDIST) --durations=10 $(if $(NB),$(NB),tests notebooks editions/workshop)
 
