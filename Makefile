@@ -86,7 +86,7 @@ execute: venv
 # both runs do not fit three minutes on two cores (each costs about 170 s of kernel CPU, measured
 # 2026-12-05), so CI runs it after this. Three workers: kernels, servers and the browser wait on
 # one another, and a third worker fills those waits (2026-12-05: -n 3 189 s, -n 2 199 s, -n 4 201 s,
-# measured one after another while other work ran; 154-155 s with -n 3, warm, on 2026-12-06).
+# measured one after another while other work ran; 154-168 s with -n 3, warm, over six runs on 2026-12-06).
 XDIST ?= -n 3 --dist loadscope --no-loadscope-reorder
 # One BLAS thread per process: the workers (and the kernels and Chromium they start) already
 # keep both cores busy, and OpenBLAS's threads, spinning while they wait for a core, made MiniLM's

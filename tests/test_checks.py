@@ -243,7 +243,7 @@ def test_check_value_and_behaviour():
 
 def test_an_untouched_stub_is_answered_before_the_check_sets_anything_up():
     """The stub's body is read, not run: no problems() (a server, a store) is started for it,
-    and a function that only begins with that raise is attempted."""
+    and a function that raises NotImplementedError on one branch only is attempted."""
     made = []
 
     def problems(f):
